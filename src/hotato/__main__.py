@@ -1,0 +1,3 @@
+from hotato.cli.main import main
+
+main()

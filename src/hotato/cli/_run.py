@@ -1,0 +1,64 @@
+"""Running the click app with hotato's exit-code contract: 2 for refusals, 3 for bugs."""
+
+from __future__ import annotations
+
+import traceback
+
+import click
+
+from hotato.model.errors import InputError
+from hotato.model.status import ExitCode
+
+
+class Exit(Exception):  # noqa: N818
+    """Raised by commands to finish with a specific code after printing their output."""
+
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+def run_cli(cli: click.Group, argv: list[str] | None) -> int:
+    try:
+        cli.main(args=argv, prog_name="hotato", standalone_mode=False)
+    except Exit as done:
+        return done.code
+    except InputError as exc:
+        click.echo(f"hotato: refused:\n{_indent(str(exc))}", err=True)
+        return ExitCode.REFUSED
+    except click.exceptions.Abort:
+        click.echo("hotato: aborted", err=True)
+        return ExitCode.REFUSED
+    except click.ClickException as exc:
+        exc.show()
+        return ExitCode.REFUSED
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except BrokenPipeError:
+        return ExitCode.OK
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug: never exit 1, which would read as a FAIL
+        click.echo(f"hotato: internal error: {type(exc).__name__}: {exc}", err=True)
+        if _debug():
+            traceback.print_exc()
+        else:
+            click.echo("hotato: set HOTATO_DEBUG=1 for the traceback", err=True)
+        return ExitCode.INTERNAL
+    return ExitCode.OK
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"  {line}" for line in text.splitlines())
+
+
+def _debug() -> bool:
+    import os
+
+    return os.environ.get("HOTATO_DEBUG", "") not in ("", "0")
+
+
+def fail_with(code: int) -> None:
+    raise Exit(code)
+
+
+__all__ = ["Exit", "fail_with", "run_cli"]

@@ -1,0 +1,107 @@
+"""`hotato.voice_trace.v1` JSONL: a meta line, then one span per line, read line by line."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import msgspec
+
+from hotato.evidence._files import check_readable
+from hotato.model.errors import InputError, Problem
+from hotato.model.evidence import Span, Trace
+
+SCHEMA = "hotato.voice_trace.v1"
+MAX_PROBLEMS = 20
+
+_span_decoder = msgspec.json.Decoder(Span)
+_any_decoder = msgspec.json.Decoder()
+
+
+def _problem(path: str, lineno: int, message: str) -> Problem:
+    return Problem(message, file=path, line=lineno)
+
+
+def _clean(err: msgspec.DecodeError, index: int) -> str:
+    # msgspec says `$.name`; the user needs the span, so name it.
+    return str(err).replace("`$", f"`$[span {index}]", 1) if "`$" in str(err) else str(err)
+
+
+def load_trace(path: str | os.PathLike[str]) -> Trace:
+    """Read a trace. A missing meta line, a non-object line or a wrong type is refused, located."""
+    name = str(path)
+    p = check_readable(path, "trace")
+    spans: list[Span] = []
+    problems: list[Problem] = []
+    meta: dict[str, Any] | None = None
+    try:
+        handle = p.open("rb")
+    except OSError as exc:
+        raise InputError.one(f"cannot read trace: {exc.strerror}", file=name) from exc
+    with handle:
+        lineno = 0
+        for raw in handle:
+            lineno += 1
+            line = raw.strip()
+            if not line:
+                continue
+            if meta is None:
+                meta = _read_meta(line, name, lineno)
+                continue
+            try:
+                span = _span_decoder.decode(line)
+            except msgspec.ValidationError as exc:
+                problems.append(_problem(name, lineno, _clean(exc, len(spans))))
+            except msgspec.DecodeError:
+                problems.append(_problem(name, lineno, _describe_bad_line(line)))
+            else:
+                span.index = len(spans)
+                spans.append(span)
+            if len(problems) >= MAX_PROBLEMS:
+                problems.append(Problem("too many problems; stopped reading", file=name))
+                break
+    if meta is None:
+        raise InputError.one(
+            f"empty trace: expected a meta line with schema {SCHEMA!r}", file=name, line=1
+        )
+    if problems:
+        raise InputError(problems)
+    return Trace(meta=meta, spans=spans, path=name)
+
+
+def _read_meta(line: bytes, name: str, lineno: int) -> dict[str, Any]:
+    try:
+        meta = _any_decoder.decode(line)
+    except msgspec.DecodeError:
+        raise InputError([_problem(name, lineno, _describe_bad_line(line))]) from None
+    if not isinstance(meta, dict) or meta.get("_meta") is not True:
+        raise InputError.one(
+            f'first line must be the meta object {{"_meta": true, "schema": "{SCHEMA}", ...}}',
+            file=name,
+            line=lineno,
+        )
+    schema = meta.get("schema")
+    if schema != SCHEMA:
+        raise InputError.one(
+            f"unsupported trace schema {schema!r}; expected {SCHEMA!r}", file=name, line=lineno
+        )
+    return meta
+
+
+def _describe_bad_line(line: bytes) -> str:
+    try:
+        value = _any_decoder.decode(line)
+    except msgspec.DecodeError as exc:
+        text = "line is not JSON"
+        if b"\x00" in line[:1024] or not _looks_textual(line):
+            text = "line is binary, not JSON"
+        return f"{text} ({exc})" if len(line) < 200 else text
+    return f"a span must be a JSON object, got {type(value).__name__}"
+
+
+def _looks_textual(data: bytes) -> bool:
+    try:
+        data[:1024].decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

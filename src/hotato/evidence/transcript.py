@@ -1,0 +1,77 @@
+"""Transcripts in the three shapes hotato reads (DESIGN §2)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import msgspec
+
+from hotato.evidence._files import read_bytes
+from hotato.model.errors import InputError, Problem
+from hotato.model.evidence import Transcript, Turn, normalize_role
+
+SHAPES = "a JSON array of turns, {\"segments\": [...]}, or {\"transcript\": {\"segments\": [...]}}"
+
+
+def load_transcript(path: str | os.PathLike[str]) -> Transcript:
+    name = str(path)
+    data = read_bytes(path, "transcript")
+    try:
+        doc = msgspec.json.decode(data)
+    except msgspec.DecodeError as exc:
+        raise InputError.one(f"transcript is not valid JSON ({exc})", file=name) from None
+    return parse_transcript(doc, name)
+
+
+def parse_transcript(doc: Any, name: str | None = None) -> Transcript:
+    segments, base = _segments(doc, name)
+    problems: list[Problem] = []
+    turns: list[Turn] = []
+    for i, seg in enumerate(segments):
+        where = f"{base}[{i}]"
+        if not isinstance(seg, dict):
+            problems.append(Problem(f"a turn must be an object, got {_tn(seg)}", name, path=where))
+            continue
+        role = seg.get("role", seg.get("speaker"))
+        text = seg.get("text", seg.get("content"))
+        if not isinstance(role, str) or not role:
+            problems.append(Problem("'role' must be a non-empty string", name, path=where))
+            continue
+        if not isinstance(text, str):
+            problems.append(
+                Problem(f"'text' must be a string, got {_tn(text)}", name, path=f"{where}.text")
+            )
+            continue
+        start, end = seg.get("start"), seg.get("end")
+        for key, value in (("start", start), ("end", end)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+                problems.append(
+                    Problem(f"'{key}' must be a number, got {_tn(value)}", name, path=f"{where}.{key}")
+                )
+        turns.append(Turn(len(turns), normalize_role(role), text, _num(start), _num(end)))
+    if problems:
+        raise InputError(problems)
+    return Transcript(turns, path=name)
+
+
+def _segments(doc: Any, name: str | None) -> tuple[list[Any], str]:
+    if isinstance(doc, list):
+        return doc, "$"
+    if isinstance(doc, dict):
+        if isinstance(doc.get("segments"), list):
+            return doc["segments"], "$.segments"
+        inner = doc.get("transcript")
+        if isinstance(inner, dict) and isinstance(inner.get("segments"), list):
+            return inner["segments"], "$.transcript.segments"
+        if isinstance(inner, list):
+            return inner, "$.transcript"
+    raise InputError.one(f"unrecognised transcript shape; expected {SHAPES}", file=name, path="$")
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _tn(value: Any) -> str:
+    return "null" if value is None else type(value).__name__

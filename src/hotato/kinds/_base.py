@@ -1,0 +1,112 @@
+"""The contract every assertion kind meets: a typed spec, the evidence it reads, a check."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import msgspec
+
+from hotato.model.evidence import Trace, Transcript
+from hotato.model.results import Result, Verdict
+from hotato.model.state import StateSource
+from hotato.model.status import Source
+
+Dimension = Literal["outcome", "policy", "conversation", "speech", "reliability"]
+Role = Literal["caller", "agent", "user", "assistant", "any"]
+
+
+class Spec(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="kind"
+):
+    """Fields every assertion carries."""
+
+    id: str
+    dimension: Dimension | None = None
+    when: tuple[str, ...] = ()
+    description: str | None = None
+
+
+class CountBounds(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    min: int | None = None
+    max: int | None = None
+
+    def holds(self, n: int) -> bool:
+        return (self.min is None or n >= self.min) and (self.max is None or n <= self.max)
+
+    def describe(self) -> str:
+        if self.min is not None and self.min == self.max:
+            return f"exactly {self.min}"
+        parts = []
+        if self.min is not None:
+            parts.append(f"at least {self.min}")
+        if self.max is not None:
+            parts.append(f"at most {self.max}")
+        return " and ".join(parts) or "any number"
+
+
+def bounds(count: int | CountBounds | None, default_min: int = 1) -> CountBounds:
+    """`count: 2` means exactly two; no count means at least `default_min`."""
+    if count is None:
+        return CountBounds(min=default_min)
+    if isinstance(count, int):
+        return CountBounds(min=count, max=count)
+    return count
+
+
+@dataclass
+class Evidence:
+    """What a check may read. The engine fills only the sources a kind declares."""
+
+    trace: Trace | None = None
+    transcript: Transcript | None = None
+    state: StateSource | None = None
+    results: Mapping[str, Result] = field(default_factory=dict)
+
+
+Check = Callable[[Any, Evidence], Verdict]
+Reads = frozenset[Source] | Callable[[Any], frozenset[Source]]
+Validate = Callable[[Any], list[str]]
+
+
+@dataclass(frozen=True)
+class KindDef:
+    """One registered kind. `refs` names the other assertions a spec depends on."""
+
+    spec: type[Spec]
+    check: Check
+    reads: Reads
+    validate: Validate | None = None
+    refs: Callable[[Any], list[str]] | None = None
+    deterministic: bool = True
+
+    @property
+    def tag(self) -> str:
+        return str(self.spec.__struct_config__.tag)
+
+    @property
+    def doc(self) -> str:
+        return self.spec.__doc__ or ""
+
+    def sources(self, spec: Spec) -> frozenset[Source]:
+        return self.reads(spec) if callable(self.reads) else self.reads
+
+    def __call__(self, spec: Spec, ev: Evidence) -> Verdict:
+        return self.check(spec, ev)
+
+
+def kind(
+    spec: type[Spec],
+    reads: set[Source] | Callable[[Any], frozenset[Source]],
+    validate: Validate | None = None,
+    refs: Callable[[Any], list[str]] | None = None,
+    deterministic: bool = True,
+) -> Callable[[Check], KindDef]:
+    """Register a check for a spec type. Listing it in `hotato.kinds.BUILTIN` makes it live."""
+
+    def wrap(check: Check) -> KindDef:
+        r: Reads = frozenset(reads) if isinstance(reads, set) else reads
+        return KindDef(spec, check, r, validate, refs, deterministic)
+
+    return wrap

@@ -1,0 +1,1 @@
+"""Pure types: no I/O, no imports above this layer."""

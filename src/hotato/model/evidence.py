@@ -1,0 +1,195 @@
+"""The evidence model: spans of a trace and turns of a transcript.
+
+A trace that was not supplied is `None`; a trace that was supplied and holds no spans is a
+`Trace` with an empty `spans` list. Kinds rely on that difference (DESIGN law 2).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import msgspec
+
+# Span types that record how a call ended.
+TERMINATION_TYPES = frozenset({"call_ended", "termination", "hangup"})
+# Span types that record a transfer.
+HANDOFF_TYPES = frozenset({"handoff", "transfer"})
+
+_decode_any = msgspec.json.Decoder().decode
+
+
+class Span(msgspec.Struct, kw_only=True, gc=False):
+    """One span line of a `hotato.voice_trace.v1` trace.
+
+    Payload fields (arguments, result, error, attributes, response) stay as raw JSON until a
+    check asks for them: a million-span trace is indexed without building a million dicts.
+    `result` absent and `result: null` differ: absent is an unknown result.
+    """
+
+    type: str
+    name: str | None = None
+    start_sec: float | None = None
+    end_sec: float | None = None
+    time_sec: float | None = None
+    latency_ms: float | None = None
+    status: str | int | None = None
+    to: str | None = None
+    by: str | None = None
+    reason: str | None = None
+    digits: str | None = None
+    method: str | None = None
+    url: str | None = None
+    status_code: int | None = None
+    attempt: int | None = None
+    arguments_raw: msgspec.Raw = msgspec.field(name="arguments", default=msgspec.Raw(b""))
+    result_raw: msgspec.Raw = msgspec.field(name="result", default=msgspec.Raw(b""))
+    error_raw: msgspec.Raw = msgspec.field(name="error", default=msgspec.Raw(b""))
+    attributes_raw: msgspec.Raw = msgspec.field(name="attributes", default=msgspec.Raw(b""))
+    response_raw: msgspec.Raw = msgspec.field(name="response", default=msgspec.Raw(b""))
+    index: int = -1  # position among span lines; set by the loader
+
+    @property
+    def id(self) -> str:
+        return f"s_{self.index}"
+
+    @property
+    def has_result(self) -> bool:
+        return bool(self.result_raw)
+
+    def arguments(self) -> Any:
+        return _decode_any(self.arguments_raw) if self.arguments_raw else None
+
+    def result(self) -> Any:
+        return _decode_any(self.result_raw) if self.result_raw else None
+
+    def error(self) -> Any:
+        return _decode_any(self.error_raw) if self.error_raw else None
+
+    def attributes(self) -> dict[str, Any]:
+        value = _decode_any(self.attributes_raw) if self.attributes_raw else None
+        return value if isinstance(value, dict) else {}
+
+    def response(self) -> Any:
+        return _decode_any(self.response_raw) if self.response_raw else None
+
+    def attr(self, key: str) -> Any:
+        """A field that may sit on the span itself or under `attributes`."""
+        value = getattr(self, key, None) if key in self.__struct_fields__ else None
+        return value if value is not None else self.attributes().get(key)
+
+    @property
+    def time(self) -> float | None:
+        """When the span started, for ordering."""
+        return self.start_sec if self.start_sec is not None else self.time_sec
+
+    def raised(self) -> bool:
+        """The tool raised: a truthy `error`, `status: error`, or a result with `ok: false`."""
+        if self.error_raw and self.error():
+            return True
+        if isinstance(self.status, str) and self.status.lower() in {"error", "failed", "failure"}:
+            return True
+        result = self.result() if self.result_raw else None
+        return isinstance(result, dict) and result.get("ok") is False
+
+    def measured_latency_ms(self) -> float | None:
+        if self.latency_ms is not None:
+            return self.latency_ms
+        if self.start_sec is not None and self.end_sec is not None:
+            return round((self.end_sec - self.start_sec) * 1000.0, 3)
+        return None
+
+
+@dataclass
+class Trace:
+    """An ingested trace. Indexes are built once, on first use."""
+
+    meta: dict[str, Any]
+    spans: list[Span]
+    path: str | None = None
+    authenticated: bool = False
+
+    @cached_property
+    def by_type(self) -> dict[str, list[Span]]:
+        index: dict[str, list[Span]] = defaultdict(list)
+        for span in self.spans:
+            index[span.type].append(span)
+        return dict(index)
+
+    @cached_property
+    def tool_calls(self) -> dict[str, list[Span]]:
+        """`tool_call` spans by tool name, in trace order."""
+        index: dict[str, list[Span]] = defaultdict(list)
+        for span in self.by_type.get("tool_call", ()):
+            if span.name is not None:
+                index[span.name].append(span)
+        return dict(index)
+
+    @cached_property
+    def tool_order(self) -> list[Span]:
+        """Tool-call spans in time order (stable on ties), for order and sequence checks."""
+        return sorted(self.by_type.get("tool_call", ()), key=_time_key)
+
+    @cached_property
+    def ordered(self) -> list[Span]:
+        """Every span in time order (stable on ties)."""
+        return sorted(self.spans, key=_time_key)
+
+    def of_types(self, types: frozenset[str]) -> list[Span]:
+        found = [s for t in types for s in self.by_type.get(t, ())]
+        found.sort(key=lambda s: s.index)
+        return found
+
+
+def _time_key(span: Span) -> tuple[float, int]:
+    t = span.time
+    return (t if t is not None else float("inf"), span.index)
+
+
+ROLE_ALIASES = {
+    "caller": "caller",
+    "user": "caller",
+    "customer": "caller",
+    "human": "caller",
+    "agent": "agent",
+    "assistant": "agent",
+    "bot": "agent",
+    "ai": "agent",
+}
+
+
+def normalize_role(role: str) -> str:
+    return ROLE_ALIASES.get(role.lower(), role.lower())
+
+
+@dataclass(frozen=True)
+class Turn:
+    index: int
+    role: str  # normalized: caller, agent, or the transcript's own word
+    text: str
+    start: float | None = None
+    end: float | None = None
+
+    @property
+    def id(self) -> str:
+        return f"t_{self.index}"
+
+
+@dataclass
+class Transcript:
+    turns: list[Turn]
+    path: str | None = None
+    by_role: dict[str, list[Turn]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, list[Turn]] = defaultdict(list)
+        for turn in self.turns:
+            index[turn.role].append(turn)
+        self.by_role = dict(index)
+
+    def of_role(self, role: str | None) -> list[Turn]:
+        if role is None or role == "any":
+            return self.turns
+        return self.by_role.get(normalize_role(role), [])
