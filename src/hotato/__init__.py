@@ -1,17 +1,30 @@
 """hotato: did the task happen, or was it just claimed?
 
-Deterministic say-do grading for voice and phone agents. The public library surface:
+Deterministic say-do grading for voice and phone agents. The library surface:
 
-    from hotato import run_assertions, load_assertions, load_trace, load_transcript
+    from hotato import load_assertions, load_trace, load_transcript, run_assertions
+
+Names load on first use, so `import hotato` stays cheap for the CLI.
 """
 
-from hotato._version import __version__
-from hotato.api import load_assertions, load_trace, load_transcript, run_assertions
+from __future__ import annotations
 
-__all__ = [
-    "__version__",
-    "load_assertions",
-    "load_trace",
-    "load_transcript",
-    "run_assertions",
-]
+import importlib
+from typing import Any
+
+from hotato._version import __version__
+
+_LAZY = {
+    "load_assertions": "hotato.api",
+    "load_trace": "hotato.api",
+    "load_transcript": "hotato.api",
+    "run_assertions": "hotato.api",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'hotato' has no attribute {name!r}")

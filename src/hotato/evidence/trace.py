@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from hotato.evidence._files import check_readable
+from hotato._io import check_readable
 from hotato.model.errors import InputError, Problem
 from hotato.model.evidence import Span, Trace
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import msgspec
-
-from hotato.evidence._files import read_bytes
+from hotato._io import read_json_file
 from hotato.model.errors import InputError, Problem
 from hotato.model.evidence import Transcript, Turn, normalize_role
 
@@ -16,12 +14,7 @@ SHAPES = "a JSON array of turns, {\"segments\": [...]}, or {\"transcript\": {\"s
 
 def load_transcript(path: str | os.PathLike[str]) -> Transcript:
     name = str(path)
-    data = read_bytes(path, "transcript")
-    try:
-        doc = msgspec.json.decode(data)
-    except msgspec.DecodeError as exc:
-        raise InputError.one(f"transcript is not valid JSON ({exc})", file=name) from None
-    return parse_transcript(doc, name)
+    return parse_transcript(read_json_file(path, "transcript"), name)
 
 
 def parse_transcript(doc: Any, name: str | None = None) -> Transcript:

@@ -1,9 +1,12 @@
-"""Opening input files with refusals that name the file."""
+"""Reading input files, with refusals that name the file. Shared by every layer."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from hotato.model.errors import InputError
 
@@ -23,3 +26,12 @@ def read_bytes(path: str | os.PathLike[str], what: str) -> bytes:
         return p.read_bytes()
     except OSError as exc:
         raise InputError.one(f"cannot read {what}: {exc.strerror}", file=str(path)) from exc
+
+
+def read_json_file(path: str | os.PathLike[str], what: str) -> Any:
+    """A whole JSON document, refused with the file named when it is not JSON."""
+    data = read_bytes(path, what)
+    try:
+        return msgspec.json.decode(data)
+    except msgspec.DecodeError as exc:
+        raise InputError.one(f"{what} is not valid JSON ({exc})", file=str(path)) from None
