@@ -80,6 +80,7 @@ class KindDef:
     validate: Validate | None = None
     refs: Callable[[Any], list[str]] | None = None
     deterministic: bool = True
+    partial: bool = False  # the kind weighs missing sources itself (outcome's parts)
 
     @property
     def tag(self) -> str:
@@ -102,11 +103,12 @@ def kind(
     validate: Validate | None = None,
     refs: Callable[[Any], list[str]] | None = None,
     deterministic: bool = True,
+    partial: bool = False,
 ) -> Callable[[Check], KindDef]:
     """Register a check for a spec type. Listing it in `hotato.kinds.BUILTIN` makes it live."""
 
     def wrap(check: Check) -> KindDef:
         r: Reads = frozenset(reads) if isinstance(reads, set) else reads
-        return KindDef(spec, check, r, validate, refs, deterministic)
+        return KindDef(spec, check, r, validate, refs, deterministic, partial)
 
     return wrap

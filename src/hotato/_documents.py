@@ -1,0 +1,146 @@
+"""YAML or JSON documents with a line mark for every JSON path, and duplicate keys refused.
+
+YAML goes through PyYAML's C composer (the node tree carries marks); JSON files are decoded
+strictly as JSON, with marks taken from the same composer when it can read the text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from hotato._io import read_bytes
+from hotato.model.errors import InputError, Problem
+
+try:  # the C loader is the chosen one; the pure-Python loader is a fallback only
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+
+@dataclass
+class Document:
+    value: Any
+    file: str
+    marks: dict[str, tuple[int, int]] = field(default_factory=dict)  # path -> (line, col), 1-based
+
+    def where(self, path: str) -> tuple[int | None, int | None]:
+        """The mark of `path`, or of its nearest marked parent."""
+        probe = path
+        while probe:
+            if probe in self.marks:
+                return self.marks[probe]
+            cut = max(probe.rfind("."), probe.rfind("["))
+            if cut <= 0:
+                break
+            probe = probe[:cut]
+        return self.marks.get("$", (None, None))
+
+    def problem(self, path: str, message: str, kind: str | None = None) -> Problem:
+        line, col = self.where(path)
+        return Problem(message, file=self.file, line=line, col=col, path=path, kind=kind)
+
+
+def load_document(path: str | os.PathLike[str], what: str) -> Document:
+    name = str(path)
+    data = read_bytes(path, what)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError.one(f"{what} is not UTF-8 text", file=name) from None
+    if "\x00" in text:
+        raise InputError.one(f"{what} is binary, not YAML or JSON", file=name)
+    return parse_document(text, name, what, is_json=name.endswith(".json"))
+
+
+def parse_document(text: str, name: str, what: str, is_json: bool = False) -> Document:
+    if is_json:
+        try:
+            value = json.loads(text, object_pairs_hook=_no_duplicates)
+        except _DuplicateKey as dup:
+            raise InputError.one(f"duplicate key {dup.key!r}", file=name) from None
+        except json.JSONDecodeError as exc:
+            raise InputError.one(
+                f"{what} is not valid JSON: {exc.msg}", file=name, line=exc.lineno, col=exc.colno
+            ) from None
+        marks: dict[str, tuple[int, int]] = {}
+        try:
+            node = yaml.compose(text, Loader=_Loader)
+        except yaml.YAMLError:
+            node = None
+        if node is not None:
+            _walk(node, "$", marks, name, build=False)
+        return Document(value, name, marks)
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        line = mark.line + 1 if mark else None
+        col = mark.column + 1 if mark else None
+        msg = exc.problem or str(exc)
+        raise InputError.one(f"{what} is not valid YAML: {msg}", file=name, line=line, col=col) from None
+    except yaml.YAMLError as exc:
+        raise InputError.one(f"{what} is not valid YAML: {exc}", file=name) from None
+    if node is None:
+        raise InputError.one(f"{what} is empty", file=name)
+    marks = {}
+    value = _walk(node, "$", marks, name, build=True)
+    return Document(value, name, marks)
+
+
+class _DuplicateKey(Exception):  # noqa: N818
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+_constructor = yaml.constructor.SafeConstructor()
+
+
+def _walk(node: yaml.Node, path: str, marks: dict[str, tuple[int, int]], name: str, build: bool) -> Any:
+    marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(node, yaml.MappingNode):
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise InputError.one(
+                    "YAML merge keys (<<) are not supported", file=name,
+                    line=key_node.start_mark.line + 1, col=key_node.start_mark.column + 1,
+                )
+            key = _constructor.construct_object(key_node, deep=True) if build else key_node.value
+            if not isinstance(key, str | int | float | bool) or key is None:
+                raise InputError.one(
+                    "mapping keys must be plain scalars", file=name,
+                    line=key_node.start_mark.line + 1, col=key_node.start_mark.column + 1, path=path,
+                )
+            skey = str(key)
+            if skey in out:
+                raise InputError.one(
+                    f"duplicate key {skey!r}", file=name,
+                    line=key_node.start_mark.line + 1, col=key_node.start_mark.column + 1, path=path,
+                )
+            out[skey] = _walk(value_node, f"{path}.{skey}", marks, name, build)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_walk(child, f"{path}[{i}]", marks, name, build) for i, child in enumerate(node.value)]
+    if not build:
+        return None
+    try:
+        return _constructor.construct_object(node, deep=True)
+    except yaml.YAMLError as exc:
+        raise InputError.one(
+            f"cannot read value: {exc}", file=name,
+            line=node.start_mark.line + 1, col=node.start_mark.column + 1, path=path,
+        ) from None

@@ -1,0 +1,91 @@
+"""`assert init --from-trace`: a starter assertions file, tool names quoted safely."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import click
+import yaml
+
+from hotato.model.errors import InputError
+
+HEADER = (
+    "# STARTER written by `hotato assert init --from-trace {trace}`.\n"
+    "# One tool_call per distinct tool the trace saw{order}. Edit it: this is a starting point,\n"
+    "# not a claim that these are the right assertions for the call.\n"
+)
+
+
+def _q(value: str) -> str:
+    """A YAML scalar that reads back as exactly this string: bare when that is safe, else a
+    JSON-quoted string (JSON strings are valid YAML)."""
+    if value and all(c.isalnum() or c in "_-." for c in value) and value[0].isalpha():
+        if yaml.safe_load(value) == value:
+            return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _slug(name: str) -> str:
+    slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in name).strip("-")
+    return slug or "tool"
+
+
+def starter_yaml(tools: list[str]) -> str:
+    lines = ["version: 1", "assertions:"]
+    used: set[str] = set()
+    for name in tools:
+        ident = f"{_slug(name)}-called"
+        n = 2
+        while ident in used:
+            ident, n = f"{_slug(name)}-called-{n}", n + 1
+        used.add(ident)
+        lines += [f"  - id: {_q(ident)}", "    kind: tool_call", f"    name: {_q(name)}"]
+    if len(tools) >= 2:
+        lines += ["  - id: tool-order", "    kind: tool_call",
+                  "    require_order: [" + ", ".join(_q(t) for t in tools) + "]"]
+    return "\n".join(lines) + "\n"
+
+
+def write_starter(trace_path: str, out: str | None, force: bool, trace_format: str, fmt: str) -> None:
+    from hotato.engine.sources import open_trace
+
+    trace = open_trace(trace_path, trace_format)
+    tools = list(dict.fromkeys(s.name for s in trace.tool_order if s.name))
+    if not tools:
+        raise InputError.one("the trace holds no tool_call spans to start from", file=trace_path)
+    body = starter_yaml(tools)
+    header = HEADER.format(trace=trace_path, order=", plus their order" if len(tools) >= 2 else "")
+    if out is not None:
+        target = Path(out)
+        if target.exists() and not force:
+            raise InputError.one("refusing to overwrite an existing file (use --force)", file=out)
+        if target.is_dir():
+            raise InputError.one("--out is a folder, expected a file", file=out)
+        _atomic_write(target, header + body)
+    if fmt == "json":
+        from hotato.report.json_out import dumps
+
+        click.echo(dumps({"kind": "assert-init", "tool_names": tools, "written": out,
+                          "assertions": len(tools) + (1 if len(tools) >= 2 else 0)}), nl=False)
+    elif out is None:
+        click.echo(header + body, nl=False)
+    else:
+        click.echo(f"wrote {out}: {len(tools)} tool_call assertion(s)"
+                   + (" and a require_order" if len(tools) >= 2 else "") + "; edit it before use")
+
+
+def _atomic_write(target: Path, text: str) -> None:
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.exists():
+        raise InputError.one("the folder for --out does not exist", file=str(target))
+    fd, tmp = tempfile.mkstemp(dir=parent, prefix=".hotato-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,35 @@
+"""Options shared by `assert run` and `test run`, declared once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+POLICIES = ["report", "fail", "refuse"]
+
+
+def _file(exists: bool = False) -> click.Path:
+    return click.Path(dir_okay=False, exists=False) if not exists else click.Path(dir_okay=False)
+
+
+def evidence_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.option("--trace", "trace", metavar="FILE", help="The call's trace: hotato.voice_trace.v1 JSONL, "
+                     "or what your stack exported (OpenTelemetry, LiveKit, Pipecat, Vapi, Retell)."),
+        click.option("--trace-format", default="auto", show_default=True, metavar="FORMAT",
+                     help="Name the trace's format instead of detecting it: "
+                     "native, otel, livekit, pipecat, vapi, retell, auto."),
+        click.option("--transcript", metavar="FILE", help="The call's transcript (JSON turns)."),
+        click.option("--state", metavar="SOURCE", help="The system of record after the call: a JSON "
+                     "sandbox, a SQLite file, a postgresql:// or mysql:// URL, or an adapter file."),
+        click.option("--state-before", metavar="FILE", help="A before snapshot (from `hotato state "
+                     "snapshot`) for state_change."),
+        click.option("--inconclusive-policy", type=click.Choice(POLICIES), default=None,
+                     help="What an INCONCLUSIVE costs: report (default; exit code ignores it), "
+                     "fail (exit 1), refuse (exit 2). Overrides the file's own setting."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f

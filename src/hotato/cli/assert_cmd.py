@@ -1,0 +1,112 @@
+"""`hotato assert`: run assertion files, write starters, list packs."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from hotato.cli._options import evidence_options
+from hotato.cli._run import Exit
+
+
+@click.group("assert")
+def assert_group() -> None:
+    """Grade an agent's claims against the trace, transcript and system of record."""
+
+
+@assert_group.command("run")
+@click.option("--assertions", "assertions_path", required=True, metavar="FILE",
+              help="The assertions file (YAML or JSON, assert.v1).")
+@click.option("--pack", "packs", multiple=True, metavar="NAME",
+              help="Merge a bundled pack's assertions into the run (repeatable). "
+              "See `hotato assert packs`.")
+@evidence_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "junit"]), default="text",
+              show_default=True, help="Output format.")
+def run_cmd(assertions_path: str, packs: tuple[str, ...], trace: str | None, trace_format: str,
+            transcript: str | None, state: str | None, state_before: str | None,
+            inconclusive_policy: str | None, fmt: str) -> None:
+    """Evaluate an assertions file against one call's evidence.
+
+    Each assertion comes out PASS, FAIL or INCONCLUSIVE. Evidence you leave out is not
+    guessed: a check that needs it is INCONCLUSIVE, and says which flag would supply it.
+
+    \b
+    Exit codes: 0 no FAIL; 1 a FAIL (or an INCONCLUSIVE under --inconclusive-policy fail);
+    2 refused (bad input, or an INCONCLUSIVE under refuse); 3 internal error.
+
+    \b
+    Example:
+      hotato assert run --assertions assertions.yaml --trace call.jsonl \\
+          --transcript turns.json --state sandbox.json
+    """
+    from hotato.engine.loader import load_assertions
+    from hotato.engine.packs import merge_packs
+    from hotato.engine.plan import plan
+    from hotato.engine.run import run
+    from hotato.engine.sources import open_sources
+
+    aset = merge_packs(load_assertions(assertions_path), list(packs))
+    plan(aset.specs, aset.origins)  # refuse cycles and unknown ids before reading evidence
+    sources = open_sources(trace, transcript, state, state_before, trace_format)
+    outcome = run(aset, sources, inconclusive_policy)
+    if fmt == "json":
+        from hotato.report.json_out import dumps, envelope
+
+        click.echo(dumps(envelope(outcome)), nl=False)
+    elif fmt == "junit":
+        from hotato.report import junit
+
+        click.echo(junit.render([junit.suite(assertions_path, outcome.results)]), nl=False)
+    else:
+        from hotato.report.text import render
+
+        given = ", ".join(f"{k}: {v}" for k, v in (("trace", trace), ("transcript", transcript),
+                                                   ("state", state)) if v) or "no evidence"
+        header = f"hotato assert run: {len(outcome.results)} assertion(s) from {assertions_path} ({given})"
+        click.echo(render(outcome, header, color=sys.stdout.isatty()), nl=False)
+    raise Exit(outcome.exit_code)
+
+
+@assert_group.command("init")
+@click.option("--from-trace", "from_trace", required=True, metavar="FILE",
+              help="A trace whose tool_call spans seed the starter.")
+@click.option("--out", metavar="FILE", help="Write the starter here instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
+@click.option("--trace-format", default="auto", show_default=True, metavar="FORMAT",
+              help="Name the trace's format instead of detecting it.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="How to report what was written.")
+def init_cmd(from_trace: str, out: str | None, force: bool, trace_format: str, fmt: str) -> None:
+    """Write a starter assertions file from a trace's tool calls.
+
+    One tool_call assertion per distinct tool the trace saw, plus one require_order
+    assertion once two or more tools were seen. It is a starter to edit, not a claim that
+    these are the right assertions for the call. Exit 2 when the trace holds no tool calls.
+    """
+    from hotato.cli._init import write_starter
+
+    write_starter(from_trace, out, force, trace_format, fmt)
+
+
+@assert_group.command("packs")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def packs_cmd(fmt: str) -> None:
+    """List the bundled, versioned, offline packs you can merge with --pack or name in a
+    `policy` assertion."""
+    from hotato.kinds._packs import list_packs
+
+    packs = list_packs()
+    if fmt == "json":
+        from hotato.report.json_out import dumps
+
+        click.echo(dumps({"packs": [
+            {"name": p.name, "version": p.version, "description": p.description,
+             "checks": list(p.checks)} for p in packs]}), nl=False)
+        return
+    for p in packs:
+        click.echo(f"{p.name} {p.version}\n  {p.description}")
+        for check in p.checks:
+            click.echo(f"  - {check}")

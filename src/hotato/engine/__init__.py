@@ -1,0 +1,1 @@
+"""Planning, evaluation and policy: assertions + evidence -> results -> exit code."""

@@ -1,0 +1,84 @@
+"""Grade every assertion against the evidence: one pass, each kind handed only what it reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hotato.engine.plan import plan
+from hotato.kinds import REGISTRY
+from hotato.kinds._base import Evidence, KindDef, Spec
+from hotato.model.evidence import Trace, Transcript
+from hotato.model.results import Result, Verdict
+from hotato.model.state import StateSource
+from hotato.model.status import Source, Status
+
+MISSING_REASON = {
+    Source.TRACE: "no trace was supplied (--trace); {kind} reads the trace's spans, never the "
+    "transcript",
+    Source.TRANSCRIPT: "no transcript was supplied (--transcript); {kind} reads what was said",
+    Source.STATE: "no state adapter was provided (--state); {kind} reads a post-call system of "
+    "record (Authority 2), never the agent's spoken claim",
+}
+
+
+@dataclass
+class Sources:
+    """The evidence of one call. None means "not supplied", never "supplied and empty"."""
+
+    trace: Trace | None = None
+    transcript: Transcript | None = None
+    state: StateSource | None = None
+
+
+def _missing(kdef: KindDef, spec: Spec, sources: Sources) -> Verdict | None:
+    if kdef.partial:
+        return None
+    for source in sorted(kdef.sources(spec)):
+        if source is Source.RESULTS:
+            continue
+        if getattr(sources, source.value) is None:
+            return Verdict.inconclusive(MISSING_REASON[source].format(kind=kdef.tag),
+                                        details={"missing": source.value})
+    return None
+
+
+def _when_unmet(spec: Spec, done: dict[str, Result]) -> Verdict | None:
+    unmet = [w for w in spec.when if done[w].status is not Status.PASS]
+    if not unmet:
+        return None
+    states = {w: done[w].status.value for w in unmet}
+    return Verdict.inconclusive(f"skipped: 'when' requires {states} to PASS first", skipped=True)
+
+
+def grade(spec: Spec, sources: Sources, done: dict[str, Result]) -> Result:
+    kdef = REGISTRY[str(spec.__struct_config__.tag)]
+    verdict = _when_unmet(spec, done) or _missing(kdef, spec, sources)
+    if verdict is None:
+        reads = kdef.sources(spec)
+        ev = Evidence(
+            trace=sources.trace if (kdef.partial or Source.TRACE in reads) else None,
+            transcript=sources.transcript if (kdef.partial or Source.TRANSCRIPT in reads) else None,
+            state=sources.state if (kdef.partial or Source.STATE in reads) else None,
+            results=done,
+        )
+        verdict = kdef.check(spec, ev)
+    return Result(
+        id=spec.id,
+        kind=kdef.tag,
+        deterministic=kdef.deterministic,
+        status=verdict.status,
+        reason=verdict.reason,
+        dimension=spec.dimension,
+        skipped=verdict.skipped,
+        observed=verdict.observed,
+        evidence=verdict.evidence,
+        details=verdict.details,
+    )
+
+
+def evaluate(specs: list[Spec], sources: Sources, origins: dict[str, str] | None = None) -> list[Result]:
+    """Results in document order; references are graded before whatever reads them."""
+    done: dict[str, Result] = {}
+    for spec in plan(specs, origins):
+        done[spec.id] = grade(spec, sources, done)
+    return [done[s.id] for s in specs]

@@ -1,0 +1,79 @@
+"""Assertion files (`assert.v1`): YAML or JSON into an AssertionSet, or every problem at once."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from hotato._documents import Document, load_document
+from hotato.kinds import REGISTRY
+from hotato.kinds._base import Spec
+from hotato.kinds._decode import decode_assertion_list, decode_policy, did_you_mean
+from hotato.model.errors import InputError, Problem
+from hotato.model.status import Policy
+
+TOP_KEYS = ["version", "inconclusive_policy", "assertions", "name", "description"]
+
+
+@dataclass
+class AssertionSet:
+    specs: list[Spec]
+    policy: Policy | None = None
+    source: str | None = None
+    origins: dict[str, str] = field(default_factory=dict)  # id -> file or pack it came from
+
+
+def find_overall_score(value: Any, path: str = "$") -> str | None:
+    """The path of an `overall_score` key anywhere in a document (law 3 refuses them)."""
+    if isinstance(value, dict):
+        for key, child in value.items():
+            if key == "overall_score":
+                return f"{path}.{key}"
+            found = find_overall_score(child, f"{path}.{key}")
+            if found:
+                return found
+    elif isinstance(value, list):
+        for i, child in enumerate(value):
+            found = find_overall_score(child, f"{path}[{i}]")
+            if found:
+                return found
+    return None
+
+
+def overall_score_problem(doc: Document) -> Problem | None:
+    where = find_overall_score(doc.value)
+    if where is None:
+        return None
+    return doc.problem(where, "'overall_score' is refused: hotato reports named conditions and "
+                       "separate counts, never a blended number")
+
+
+def decode_assertion_document(doc: Document) -> AssertionSet:
+    value = doc.value
+    if not isinstance(value, dict):
+        raise InputError([doc.problem("$", "an assertions file must be a mapping with "
+                                      "'version' and 'assertions'")])
+    problems: list[Problem] = []
+    score = overall_score_problem(doc)
+    if score:
+        problems.append(score)
+    for key in value:
+        if key not in TOP_KEYS:
+            problems.append(doc.problem(f"$.{key}", f"unknown key {key!r}{did_you_mean(key, TOP_KEYS)}"))
+    version = value.get("version", 1)
+    if version != 1:
+        problems.append(doc.problem("$.version", f"unsupported version {version!r}; expected 1"))
+    if "assertions" not in value:
+        problems.append(doc.problem("$", "'assertions' is required"))
+    policy, found = decode_policy(value.get("inconclusive_policy"), "$.inconclusive_policy", doc)
+    problems += found
+    specs, found = decode_assertion_list(value.get("assertions", []), "$.assertions", doc, REGISTRY)
+    problems += found
+    if problems:
+        raise InputError(problems)
+    return AssertionSet(specs, policy, doc.file, {s.id: doc.file for s in specs})
+
+
+def load_assertions(path: str | os.PathLike[str]) -> AssertionSet:
+    return decode_assertion_document(load_document(path, "assertions file"))

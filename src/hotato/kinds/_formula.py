@@ -1,0 +1,204 @@
+"""The formula grammar: parsed into a tree, never `eval`.
+
+    expr  := or ;  or := and ('or' and)* ;  and := not ('and' not)* ;  not := 'not' not | cmp
+    cmp   := sum [('>=' | '>' | '<=' | '<' | '==' | '!=') sum]
+    sum   := term (('+' | '-') term)* ;  term := factor ('*' factor)*
+    factor:= NUMBER | ID | '(' expr ')'
+
+An ID is another assertion's id: PASS is 1 (true), FAIL is 0 (false), INCONCLUSIVE unknown.
+Boolean operators use three-valued logic (`false and unknown` is false). A comparison over
+sums is decided only when it holds, or fails, for every value the unknown terms could take;
+otherwise it is unknown. Ids may contain `-`, so subtraction needs spaces: `a - b`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+import re2
+
+_TOKEN = re2.compile(
+    r"\s*(?:(\d+(?:\.\d+)?|\.\d+)|(>=|<=|==|!=|&&|\|\||[()*+<>!-])|([A-Za-z_][A-Za-z0-9_.:-]*))"
+)
+_KEYWORDS = {"and": "and", "or": "or", "not": "not", "&&": "and", "||": "or", "!": "not"}
+
+
+class FormulaError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Num:
+    value: float
+
+
+@dataclass(frozen=True)
+class Ref:
+    id: str
+
+
+@dataclass(frozen=True)
+class Op:
+    op: str
+    args: tuple[Node, ...]
+
+
+Node = Union[Num, Ref, Op]  # noqa: UP007 - a forward-referenced alias
+
+
+def tokenize(text: str) -> list[str]:
+    tokens, pos = [], 0
+    stripped = text.rstrip()
+    while pos < len(stripped):
+        match = _TOKEN.match(stripped, pos)
+        if match is None or match.end() == pos:
+            raise FormulaError(f"unexpected character {stripped[pos:].lstrip()[:1]!r} at {pos}")
+        token = match.group(1) or match.group(2) or match.group(3)
+        tokens.append(_KEYWORDS.get(token, token))
+        pos = match.end()
+    return tokens
+
+
+class _Parser:
+    def __init__(self, tokens: list[str]) -> None:
+        self.tokens, self.pos = tokens, 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> str:
+        token = self.peek()
+        if token is None or (expected is not None and token != expected):
+            raise FormulaError(f"expected {expected or 'more'}, got {token or 'the end'}")
+        self.pos += 1
+        return token
+
+    def parse(self) -> Node:
+        node = self.or_()
+        if self.peek() is not None:
+            raise FormulaError(f"unexpected {self.peek()!r}")
+        return node
+
+    def _chain(self, word: str, inner: str) -> Node:
+        node = getattr(self, inner)()
+        while self.peek() == word:
+            self.take()
+            node = Op(word, (node, getattr(self, inner)()))
+        return node
+
+    def or_(self) -> Node:
+        return self._chain("or", "and_")
+
+    def and_(self) -> Node:
+        return self._chain("and", "not_")
+
+    def not_(self) -> Node:
+        if self.peek() == "not":
+            self.take()
+            return Op("not", (self.not_(),))
+        return self.cmp()
+
+    def cmp(self) -> Node:
+        node = self.sum()
+        if self.peek() in (">=", ">", "<=", "<", "==", "!="):
+            op = self.take()
+            node = Op(op, (node, self.sum()))
+        return node
+
+    def sum(self) -> Node:
+        node = self.term()
+        while self.peek() in ("+", "-"):
+            op = self.take()
+            node = Op(op, (node, self.term()))
+        return node
+
+    def term(self) -> Node:
+        node = self.factor()
+        while self.peek() == "*":
+            self.take()
+            node = Op("*", (node, self.factor()))
+        return node
+
+    def factor(self) -> Node:
+        token = self.peek()
+        if token == "(":
+            self.take()
+            node = self.or_()
+            self.take(")")
+            return node
+        if token is None or token in _KEYWORDS.values() or not (token[0].isalnum() or token[0] in "._"):
+            raise FormulaError(f"expected a number, an id or '(', got {token or 'the end'}")
+        self.take()
+        return Num(float(token)) if token[0].isdigit() or token[0] == "." else Ref(token)
+
+
+def parse(text: str) -> Node:
+    if not text.strip():
+        raise FormulaError("the expression is empty")
+    return _Parser(tokenize(text)).parse()
+
+
+def refs(node: Node) -> list[str]:
+    if isinstance(node, Ref):
+        return [node.id]
+    if isinstance(node, Op):
+        return [r for arg in node.args for r in refs(arg)]
+    return []
+
+
+Interval = tuple[float, float]  # the least and greatest value a subexpression can take
+
+
+def evaluate(node: Node, truth: dict[str, bool | None]) -> Interval:
+    """Evaluate over intervals: an unknown reference is [0, 1]; booleans are 0 or 1."""
+    if isinstance(node, Num):
+        return (node.value, node.value)
+    if isinstance(node, Ref):
+        known = truth[node.id]
+        return (0.0, 1.0) if known is None else (float(known), float(known))
+    a = [evaluate(arg, truth) for arg in node.args]
+    if node.op == "not":
+        return (1.0 - a[0][1], 1.0 - a[0][0])
+    if node.op == "and":
+        return (min(a[0][0], a[1][0]), min(a[0][1], a[1][1]))
+    if node.op == "or":
+        return (max(a[0][0], a[1][0]), max(a[0][1], a[1][1]))
+    (lo1, hi1), (lo2, hi2) = a
+    if node.op == "+":
+        return (lo1 + lo2, hi1 + hi2)
+    if node.op == "-":
+        return (lo1 - hi2, hi1 - lo2)
+    if node.op == "*":
+        products = [lo1 * lo2, lo1 * hi2, hi1 * lo2, hi1 * hi2]
+        return (min(products), max(products))
+    return _compare(node.op, (lo1, hi1), (lo2, hi2))
+
+
+def _compare(op: str, left: Interval, right: Interval) -> Interval:
+    corners = [_holds(op, x, y) for x in left for y in right]
+    if op in ("==", "!=") and (left[0] != left[1] or right[0] != right[1]):
+        overlap = left[0] <= right[1] and right[0] <= left[1]
+        if overlap:
+            return (0.0, 1.0)
+    if all(corners):
+        return (1.0, 1.0)
+    if not any(corners):
+        return (0.0, 0.0)
+    return (0.0, 1.0)
+
+
+def _holds(op: str, x: float, y: float) -> bool:
+    return {
+        ">=": x >= y, ">": x > y, "<=": x <= y, "<": x < y, "==": x == y, "!=": x != y
+    }[op]
+
+
+def truth_of(interval: Interval) -> bool | None:
+    """A whole formula's verdict: true when it is true at its least value, false at its greatest."""
+    lo, hi = interval
+    if lo > 0:
+        return True
+    if hi <= 0:
+        return False
+    return None

@@ -1,0 +1,53 @@
+"""dtmf: which keypad digits did the call collect, according to the trace?"""
+
+from __future__ import annotations
+
+from hotato.kinds._base import Evidence, Spec, kind
+from hotato.kinds._trace_util import span_ids
+from hotato.model.evidence import Span
+from hotato.model.results import Verdict
+from hotato.model.status import Source
+
+_SEPARATORS = str.maketrans("", "", " -,.")
+
+
+class Dtmf(Spec, tag="dtmf"):
+    """Reads `dtmf` spans (their `digits`) in the trace, in time order.
+
+    Passes when the collected digits contain `digits` in order and contiguously (separators such
+    as `1-2-3-4` are ignored); without `digits`, when any keypad tone was collected. With
+    `absent: true`, passes when none was.
+    Fails when the trace was read and the digits were not collected.
+    Inconclusive when no trace was supplied.
+
+    Example:
+        - id: pin-entered
+          kind: dtmf
+          digits: "1-2-3-4"
+    """
+
+    digits: str | None = None
+    absent: bool = False
+
+
+def _digits(span: Span) -> str:
+    value = span.digits if span.digits is not None else span.attributes().get("digits")
+    return str(value or "").translate(_SEPARATORS)
+
+
+@kind(Dtmf, reads={Source.TRACE})
+def check(spec: Dtmf, ev: Evidence) -> Verdict:
+    assert ev.trace is not None
+    spans = sorted(ev.trace.by_type.get("dtmf", []), key=lambda s: (s.time or 0.0, s.index))
+    collected = "".join(_digits(s) for s in spans)
+    want = spec.digits.translate(_SEPARATORS) if spec.digits is not None else None
+    present = bool(collected) if want is None else want in collected
+    what = f"digits {spec.digits!r}" if spec.digits else "keypad tones"
+    if spec.absent:
+        if present:
+            return Verdict.failed(f"{what} were collected but must not be", evidence=span_ids(spans))
+        return Verdict.passed(f"{what} were not collected")
+    if present:
+        return Verdict.passed(f"{what} were collected", evidence=span_ids(spans))
+    return Verdict.failed(f"{what} were not collected; the trace holds {len(spans)} keypad span(s)",
+                          observed=len(spans))

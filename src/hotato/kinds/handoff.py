@@ -1,0 +1,51 @@
+"""handoff: was the call transferred, according to the trace?"""
+
+from __future__ import annotations
+
+from hotato.kinds._base import Evidence, Spec, kind
+from hotato.kinds._trace_util import span_ids
+from hotato.model.evidence import HANDOFF_TYPES, Span
+from hotato.model.results import Verdict
+from hotato.model.status import Source
+
+
+class Handoff(Spec, tag="handoff"):
+    """Reads transfer spans (`handoff`, `transfer`) in the trace.
+
+    Passes when a transfer span exists (to the target `to`, compared without case); with
+    `absent: true`, passes when there is none.
+    Fails when the trace was read and holds no such transfer (or, with `absent`, holds one).
+    Inconclusive when no trace was supplied.
+
+    Example:
+        - id: escalated
+          kind: handoff
+          to: human_supervisor
+    """
+
+    to: str | None = None
+    absent: bool = False
+
+
+def target(span: Span) -> str | None:
+    value = span.to or span.attributes().get("to") or span.attributes().get("destination")
+    return str(value) if value is not None else None
+
+
+@kind(Handoff, reads={Source.TRACE})
+def check(spec: Handoff, ev: Evidence) -> Verdict:
+    assert ev.trace is not None
+    spans = ev.trace.of_types(HANDOFF_TYPES)
+    if spec.to is not None:
+        want = spec.to.lower()
+        spans = [s for s in spans if (target(s) or "").lower() == want]
+    what = f"handoff to {spec.to!r}" if spec.to else "handoff"
+    if spec.absent:
+        if spans:
+            return Verdict.failed(f"a {what} occurred but must not", evidence=span_ids(spans))
+        return Verdict.passed(f"no {what} occurred")
+    if spans:
+        return Verdict.passed(f"{what} occurred", evidence=span_ids(spans))
+    seen = sorted({t for s in ev.trace.of_types(HANDOFF_TYPES) if (t := target(s))})
+    tail = f"; transfers seen: {seen}" if seen else ""
+    return Verdict.failed(f"no {what} span occurred in the trace{tail}")

@@ -1,0 +1,61 @@
+"""order: was one thing said before another?"""
+
+from __future__ import annotations
+
+from hotato.kinds._base import Evidence, Role, Spec, kind
+from hotato.kinds._regex import compile_pattern, encoded, pattern_problems
+from hotato.model.evidence import Turn
+from hotato.model.results import Verdict
+from hotato.model.status import Source
+
+
+class Order(Spec, tag="order"):
+    """Reads the transcript's turns (of `role`) and finds the first match of each pattern.
+
+    Passes when the first match of `before` comes before the first match of `after`, and
+    vacuously when either is never said.
+    Fails when `after` is first said before `before` is.
+    Inconclusive when no transcript was supplied.
+
+    Example:
+        - id: verify-then-balance
+          kind: order
+          before: "date of birth"
+          after: "your balance"
+          role: agent
+    """
+
+    before: str
+    after: str
+    role: Role | None = None
+    case_sensitive: bool = False
+
+
+def _validate(spec: Order) -> list[str]:
+    return pattern_problems(spec.before, spec.after, case_sensitive=spec.case_sensitive)
+
+
+def _first(turns: list[Turn], pattern: str, case_sensitive: bool) -> tuple[int, int] | None:
+    compiled = compile_pattern(pattern, case_sensitive)
+    for turn in turns:
+        match = compiled.search(encoded(turn.text))
+        if match is not None:
+            return (turn.index, match.start())
+    return None
+
+
+@kind(Order, reads={Source.TRANSCRIPT}, validate=_validate)
+def check(spec: Order, ev: Evidence) -> Verdict:
+    assert ev.transcript is not None
+    turns = ev.transcript.of_role(spec.role)
+    first_before = _first(turns, spec.before, spec.case_sensitive)
+    first_after = _first(turns, spec.after, spec.case_sensitive)
+    if first_before is None or first_after is None:
+        missing = spec.before if first_before is None else spec.after
+        return Verdict.passed(f"{missing!r} was never said; the order holds vacuously")
+    ids = [f"t_{first_before[0]}", f"t_{first_after[0]}"]
+    if first_before < first_after:
+        return Verdict.passed(f"{spec.before!r} (turn {first_before[0]}) came before "
+                              f"{spec.after!r} (turn {first_after[0]})", evidence=ids)
+    return Verdict.failed(f"{spec.after!r} (turn {first_after[0]}) came before "
+                          f"{spec.before!r} (turn {first_before[0]})", evidence=ids)

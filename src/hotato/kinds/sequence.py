@@ -1,0 +1,73 @@
+"""sequence: did the steps happen in this order, across tools and span types?"""
+
+from __future__ import annotations
+
+import msgspec
+
+from hotato.kinds._base import Evidence, Spec, kind
+from hotato.kinds._trace_util import span_ids
+from hotato.model.evidence import Span
+from hotato.model.results import Verdict
+from hotato.model.status import Source
+
+
+class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    tool: str | None = None
+    span_type: str | None = None
+
+    def matches(self, span: Span) -> bool:
+        if self.tool is not None:
+            return span.type == "tool_call" and span.name == self.tool
+        return span.type == self.span_type
+
+    def describe(self) -> dict[str, str]:
+        return {"tool": self.tool} if self.tool is not None else {"span_type": str(self.span_type)}
+
+
+class Sequence(Spec, tag="sequence"):
+    """Reads every span of the trace in time order.
+
+    Passes when each step (`{tool: NAME}` or `{span_type: TYPE}`) has a matching span after the
+    previous step's span: an in-order subsequence, other spans may sit between.
+    Fails when the trace was read and a step has no matching span after the previous one.
+    Inconclusive when no trace was supplied.
+
+    Example:
+        - id: lookup-before-refund
+          kind: sequence
+          steps: [{tool: lookup_order}, {tool: issue_refund}]
+    """
+
+    steps: tuple[Step, ...]
+
+
+def _validate(spec: Sequence) -> list[str]:
+    problems = []
+    if not spec.steps:
+        problems.append("'steps' must list at least one step")
+    for i, step in enumerate(spec.steps):
+        if (step.tool is None) == (step.span_type is None):
+            problems.append(f"steps[{i}] needs exactly one of 'tool' or 'span_type'")
+    return problems
+
+
+@kind(Sequence, reads={Source.TRACE}, validate=_validate)
+def check(spec: Sequence, ev: Evidence) -> Verdict:
+    assert ev.trace is not None
+    hits: list[Span] = []
+    position = 0
+    for span in ev.trace.ordered:
+        if position < len(spec.steps) and spec.steps[position].matches(span):
+            hits.append(span)
+            position += 1
+            if position == len(spec.steps):
+                break
+    if position == len(spec.steps):
+        return Verdict.passed(f"all {len(spec.steps)} steps occurred in order", evidence=span_ids(hits))
+    step = spec.steps[position]
+    after = "after the previous step" if position else "in the trace"
+    return Verdict.failed(
+        f"sequence broke at step {position} ({step.describe()}): no matching span occurred {after}",
+        observed=position,
+        evidence=span_ids(hits),
+    )

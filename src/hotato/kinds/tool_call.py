@@ -1,0 +1,136 @@
+"""tool_call: did the trace record the tool running (with these arguments, this often, in order)?"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from hotato.kinds._base import CountBounds, Evidence, Spec, bounds, kind
+from hotato.kinds._trace_util import as_object, span_ids
+from hotato.model.evidence import Span, Trace
+from hotato.model.match import subset
+from hotato.model.results import Verdict
+from hotato.model.status import Source, Status
+
+
+class NeverBefore(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    tool: str
+    until: str
+
+
+class ToolCall(Spec, tag="tool_call"):
+    """Reads the ingested trace's tool spans, never the transcript.
+
+    Passes when a `tool_call` span for `name` exists (arguments containing `args_subset`, a
+    number of calls within `count`), when the tools in `require_order` ran as an in-order
+    subsequence, and when `never_before.tool` never ran before `never_before.until` first ran.
+    With `absent: true`, passes when no such call exists.
+    Fails when the trace was read and holds no such call (a trace with zero spans included),
+    the count is out of bounds, the order is broken, or a forbidden call came first.
+    Inconclusive when no trace was supplied.
+
+    Example:
+        - id: refund-issued-once
+          kind: tool_call
+          name: issue_refund
+          args_subset: {order_id: A-3090}
+          count: 1
+    """
+
+    name: str | None = None
+    args_subset: dict[str, Any] | None = None
+    count: int | CountBounds | None = None
+    require_order: tuple[str, ...] | None = None
+    never_before: NeverBefore | None = None
+    absent: bool = False
+
+
+def _validate(spec: ToolCall) -> list[str]:
+    problems = []
+    if spec.name is None and spec.require_order is None and spec.never_before is None:
+        problems.append("needs 'name', 'require_order' or 'never_before'")
+    if spec.name is None and (spec.args_subset is not None or spec.count is not None):
+        problems.append("'args_subset' and 'count' need 'name'")
+    if spec.absent and spec.count is not None:
+        problems.append("'absent' and 'count' cannot be combined; use count: 0")
+    if spec.require_order is not None and len(spec.require_order) < 2:
+        problems.append("'require_order' needs at least two tools")
+    return problems
+
+
+def calls(trace: Trace, name: str, args_subset: dict[str, Any] | None) -> list[Span]:
+    spans = trace.tool_calls.get(name, [])
+    if args_subset is None:
+        return spans
+    return [s for s in spans if subset(args_subset, as_object(s.arguments()))]
+
+
+def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
+    found = calls(trace, name, spec.args_subset)
+    what = f"tool {name!r}" + (f" with arguments {spec.args_subset}" if spec.args_subset else "")
+    if spec.absent:
+        if found:
+            return Verdict.failed(f"{what} was called {len(found)} time(s) but must not be",
+                                  observed=len(found), evidence=span_ids(found))
+        return Verdict.passed(f"{what} was never called", observed=0)
+    want = bounds(spec.count)
+    n = len(found)
+    if not trace.spans:
+        return Verdict.failed(f"the trace was read and holds zero spans; {what} never ran", observed=0)
+    if want.holds(n):
+        return Verdict.passed(f"{what} was called {n} time(s)", observed=n, evidence=span_ids(found))
+    expected = spec.count if isinstance(spec.count, int) else {
+        k: v for k, v in (("min", want.min), ("max", want.max)) if v is not None
+    }
+    return Verdict.failed(f"{what} was called {n} time(s); expected {expected}",
+                          observed=n, evidence=span_ids(found))
+
+
+def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
+    step = 0
+    hits: list[Span] = []
+    for span in trace.tool_order:
+        if step < len(order) and span.name == order[step]:
+            hits.append(span)
+            step += 1
+    if step == len(order):
+        return Verdict.passed(f"tools ran in the required order {list(order)}", evidence=span_ids(hits))
+    seen = [s.name for s in trace.tool_order]
+    return Verdict.failed(
+        f"required order {list(order)} broke at {order[step]!r}; tools ran in the order {seen[:20]}",
+        evidence=span_ids(hits),
+    )
+
+
+def _check_never_before(rule: NeverBefore, trace: Trace) -> Verdict:
+    gate = next((s for s in trace.tool_order if s.name == rule.until), None)
+    early = [
+        s for s in trace.tool_order
+        if s.name == rule.tool and (gate is None or (s.time or 0.0, s.index) < (gate.time or 0.0, gate.index))
+    ]
+    if early:
+        when = f"before {rule.until!r} ran" if gate else f"and {rule.until!r} never ran"
+        return Verdict.failed(f"{rule.tool!r} was called {when}", evidence=span_ids(early))
+    return Verdict.passed(f"{rule.tool!r} never ran before {rule.until!r}")
+
+
+@kind(ToolCall, reads={Source.TRACE}, validate=_validate)
+def check(spec: ToolCall, ev: Evidence) -> Verdict:
+    assert ev.trace is not None
+    parts: list[Verdict] = []
+    if spec.name is not None:
+        parts.append(_check_name(spec, ev.trace, spec.name))
+    if spec.require_order is not None:
+        parts.append(_check_order(spec.require_order, ev.trace))
+    if spec.never_before is not None:
+        parts.append(_check_never_before(spec.never_before, ev.trace))
+    failed = [p for p in parts if p.status is Status.FAIL]
+    if len(parts) == 1:
+        return parts[0]
+    chosen = failed or parts
+    return Verdict(
+        status=Status.FAIL if failed else Status.PASS,
+        reason="; ".join(p.reason for p in chosen),
+        evidence=[e for p in parts for e in p.evidence][:20],
+    )

@@ -1,0 +1,1 @@
+"""Renderers: text, JSON and JUnit. They render results; they never evaluate."""
