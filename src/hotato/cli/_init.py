@@ -44,7 +44,7 @@ def starter_yaml(tools: list[str]) -> str:
         used.add(ident)
         lines += [f"  - id: {_q(ident)}", "    kind: tool_call", f"    name: {_q(name)}"]
     if len(tools) >= 2:
-        lines += ["  - id: tool-order", "    kind: tool_call",
+        lines += ["  - id: tool-call-order", "    kind: tool_call",
                   "    require_order: [" + ", ".join(_q(t) for t in tools) + "]"]
     return "\n".join(lines) + "\n"
 

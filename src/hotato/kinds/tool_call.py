@@ -80,6 +80,9 @@ def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
         return Verdict.failed(f"the trace was read and holds zero spans; {what} never ran", observed=0)
     if want.holds(n):
         return Verdict.passed(f"{what} was called {n} time(s)", observed=n, evidence=span_ids(found))
+    if n == 0:
+        return Verdict.failed(f"{what} was never called; the trace holds "
+                              f"{len(trace.by_type.get('tool_call', []))} tool call(s)", observed=0)
     expected = spec.count if isinstance(spec.count, int) else {
         k: v for k, v in (("min", want.min), ("max", want.max)) if v is not None
     }
