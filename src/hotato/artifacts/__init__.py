@@ -1,0 +1,1 @@
+"""Conversation artifacts: manifests, hashing, signing, verification and human labels."""
