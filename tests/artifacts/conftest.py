@@ -50,7 +50,18 @@ def ssh_keys(tmp_path: Path) -> KeyFiles:
     folder.mkdir()
     private = folder / "id_ed25519"
     subprocess.run(
-        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "reviewer@example", "-f", str(private)],
+        [
+            "ssh-keygen",
+            "-q",
+            "-t",
+            "ed25519",
+            "-N",
+            "",
+            "-C",
+            "reviewer@example",
+            "-f",
+            str(private),
+        ],
         check=True,
     )
     return KeyFiles(private, folder / "id_ed25519.pub")

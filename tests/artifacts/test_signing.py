@@ -1,4 +1,4 @@
-"""Keys in every form users have, and DSSE envelopes checked against an independent implementation."""
+"""Keys in every form users have; DSSE envelopes checked against an independent implementation."""
 
 from __future__ import annotations
 
@@ -79,7 +79,9 @@ def test_the_key_id_is_the_raw_key_inside_an_openssh_line(ssh_keys: KeyFiles) ->
     assert key_id(load_public_key(ssh_keys.public)) == hashlib.sha256(raw).hexdigest()
 
 
-def test_the_same_key_has_one_id_in_pem_and_openssh_form(tmp_path: Path, ssh_keys: KeyFiles) -> None:
+def test_the_same_key_has_one_id_in_pem_and_openssh_form(
+    tmp_path: Path, ssh_keys: KeyFiles
+) -> None:
     as_pem = tmp_path / "as.pem"
     as_pem.write_bytes(public_key_pem(load_private_key(ssh_keys.private).public_key()))
     assert key_id(load_public_key(as_pem)) == key_id(load_public_key(ssh_keys.public))
@@ -107,8 +109,17 @@ def test_private_keys_hotato_cannot_use_are_refused(
 def test_encrypted_pkcs8_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "enc.pem"
     subprocess.run(
-        ["openssl", "genpkey", "-algorithm", "ed25519", "-aes-256-cbc", "-pass", "pass:pw",
-         "-out", str(path)],
+        [
+            "openssl",
+            "genpkey",
+            "-algorithm",
+            "ed25519",
+            "-aes-256-cbc",
+            "-pass",
+            "pass:pw",
+            "-out",
+            str(path),
+        ],
         check=True,
     )
     with pytest.raises(InputError, match="passphrase-protected"):
@@ -232,7 +243,7 @@ def test_an_untrusted_signer_is_refused() -> None:
 
 
 def test_wrong_payload_type_is_refused_after_the_signature_holds() -> None:
-    with pytest.raises(MalformedEnvelope, match="payload type is 'application/vnd.hotato.test"):
+    with pytest.raises(MalformedEnvelope, match=r"payload type is 'application/vnd\.hotato\.test"):
         verify(sign(b"x", TYPE, KEY), TRUST, payload_type="application/vnd.hotato.label+json")
 
 
@@ -243,12 +254,18 @@ def test_wrong_payload_type_is_refused_after_the_signature_holds() -> None:
         (b"[1, 2]", "not a DSSE envelope"),
         (b'{"payload": "eA==", "payloadType": "t"}', "not a DSSE envelope"),
         (b'{"payload": "eA==", "payloadType": "t", "signatures": []}', "no signatures"),
-        (b'{"payload": "!!", "payloadType": "t", "signatures": [{"keyid": "", "sig": "eA=="}]}',
-         "not valid base64"),
-        (b'{"payload": "eA==", "payloadType": "t", "signatures": [{"sig": "%%"}]}',
-         "not valid base64"),
-        (b'{"payload": "eA==", "payloadType": "t", "signatures": [{"sig": "eA=="}], "x": 1}',
-         "not a DSSE envelope"),
+        (
+            b'{"payload": "!!", "payloadType": "t", "signatures": [{"keyid": "", "sig": "eA=="}]}',
+            "not valid base64",
+        ),
+        (
+            b'{"payload": "eA==", "payloadType": "t", "signatures": [{"sig": "%%"}]}',
+            "not valid base64",
+        ),
+        (
+            b'{"payload": "eA==", "payloadType": "t", "signatures": [{"sig": "eA=="}], "x": 1}',
+            "not a DSSE envelope",
+        ),
     ],
 )
 def test_malformed_envelopes_are_refused(data: bytes, message: str) -> None:
