@@ -76,10 +76,10 @@ def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
         return Verdict.passed(f"{what} was never called", observed=0)
     want = bounds(spec.count)
     n = len(found)
+    if want.holds(n):  # before the zero-span check: `count: 0` holds on an empty trace
+        return Verdict.passed(f"{what} was called {n} time(s)", observed=n, evidence=span_ids(found))
     if not trace.spans:
         return Verdict.failed(f"the trace was read and holds zero spans; {what} never ran", observed=0)
-    if want.holds(n):
-        return Verdict.passed(f"{what} was called {n} time(s)", observed=n, evidence=span_ids(found))
     if n == 0:
         return Verdict.failed(f"{what} was never called; the trace holds "
                               f"{len(trace.by_type.get('tool_call', []))} tool call(s)", observed=0)
