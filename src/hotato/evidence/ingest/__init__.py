@@ -1,0 +1,97 @@
+"""Evidence from real voice stacks: OpenTelemetry, LiveKit, Pipecat, Vapi and Retell.
+
+`load_any_trace` reads any supported file straight into a `Trace` (nothing is written);
+`ingest` converts a file and writes `hotato.voice_trace.v1` JSONL (and a transcript) atomically.
+Both redact call ids, agent ids and span text by default and order spans by start time, ties in
+source order, so the same input always gives the same spans.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import msgspec
+
+from hotato.evidence.ingest._emit import Options
+from hotato.evidence.ingest._pipeline import convert, meta
+from hotato.evidence.ingest.detect import FORMATS, detect_format, normalize
+from hotato.evidence.ingest.writer import (
+    check_target,
+    write_outputs,
+    write_trace,
+    write_transcript,
+)
+from hotato.evidence.trace import load_trace
+from hotato.model.errors import InputError
+from hotato.model.evidence import Span, Trace
+
+_span_decoder = msgspec.json.Decoder(Span)
+
+
+@dataclass
+class IngestResult:
+    out: str
+    transcript_out: str | None
+    meta: dict[str, object]
+    span_count: int
+    span_types: dict[str, int] = field(default_factory=dict)
+    turn_count: int = 0
+
+
+def load_any_trace(path: str | os.PathLike[str], fmt: str = "auto") -> Trace:
+    """A `Trace` from a native voice_trace JSONL or any supported stack's file, without writing.
+
+    `fmt` is `auto` (detected) or one of `FORMATS` (`native`, `otel`, `livekit`, `pipecat`,
+    `vapi`, `retell`). Spans are exactly those `hotato trace ingest` would write, with the same
+    default redaction. Malformed input raises InputError naming file, line and JSON path.
+    """
+    wanted = normalize(fmt)
+    if wanted == "native" or (wanted == "auto" and detect_format(path) == "native"):
+        return load_trace(path)
+    em = convert(path, wanted)
+    try:
+        spans = []
+        for index, line in enumerate(em.col.lines()):
+            span = _span_decoder.decode(line)
+            span.index = index
+            spans.append(span)
+        return Trace(meta=meta(em), spans=spans, path=str(path))
+    finally:
+        em.col.close()
+
+
+def ingest(path: str | os.PathLike[str], *, fmt: str = "auto", out: str | os.PathLike[str],
+           transcript_out: str | os.PathLike[str] | None = None, include_text: bool = False,
+           include_identifiers: bool = False) -> IngestResult:
+    """Convert `path` and write the trace (and transcript) atomically; nothing partial on error."""
+    trace_target = check_target(out, "--out")
+    transcript_target = check_target(transcript_out, "--transcript-out") \
+        if transcript_out is not None else None
+    if transcript_target is not None and transcript_target.resolve() == trace_target.resolve():
+        raise InputError.one("--out and --transcript-out name the same file", file=str(out))
+    opts = Options(include_text=include_text, include_identifiers=include_identifiers,
+                   want_transcript=transcript_target is not None)
+    em = convert(path, fmt, opts)
+    try:
+        if transcript_target is not None and not em.turns:
+            raise InputError.one(
+                "the input records no spoken text, so there is no transcript to write; "
+                "drop --transcript-out", file=str(path))
+        targets = [(trace_target, lambda h: write_trace(em, h))]
+        if transcript_target is not None:
+            targets.append((transcript_target, lambda h: write_transcript(em, h)))
+        write_outputs(targets)
+        return IngestResult(
+            out=str(out),
+            transcript_out=str(transcript_out) if transcript_out is not None else None,
+            meta=meta(em),
+            span_count=len(em.col),
+            span_types=dict(sorted(em.col.counts.items())),
+            turn_count=len(em.turns),
+        )
+    finally:
+        em.col.close()
+
+
+__all__ = ["FORMATS", "IngestResult", "detect_format", "ingest", "load_any_trace"]

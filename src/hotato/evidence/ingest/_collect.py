@@ -1,0 +1,130 @@
+"""Holding converted spans until they can be written in time order, in little memory.
+
+A stack's export is not always in time order (OTLP batches arrive as spans end), and times are
+relative to the call's first moment, which is known only at the end. So each span's payload is
+encoded once into a spool file, and only its type, times and place are kept in arrays: a
+million spans cost tens of megabytes, not a million dicts. Writing then reads the spool in
+(start time, source order) order and puts the type and times in front of each payload.
+"""
+
+from __future__ import annotations
+
+import mmap
+import tempfile
+from array import array
+from collections.abc import Iterator
+from typing import IO, Any
+
+import msgspec
+
+NO_TIME = (1 << 63) - 1  # sorts an untimed span after every timed one
+_INTERVAL, _POINT, _UNTIMED = 0, 1, 2
+
+_encode = msgspec.json.Encoder().encode
+
+
+class Collector:
+    def __init__(self) -> None:
+        self._spool: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        self._types: list[str] = []
+        self._type_ids: dict[str, int] = {}
+        self._type = array("l")
+        self._t0 = array("q")
+        self._t1 = array("q")
+        self._kind = array("b")
+        self._seq = array("q")
+        self._off = array("q")
+        self._len = array("l")
+        self._offset = 0
+        self._next_seq = 0
+        self._last: tuple[int, int] = (-1, -1)
+        self._in_order = True
+        self.base_ns: int | None = None  # set by a format whose times are already call-relative
+        self._min_ns: int | None = None
+        self.counts: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._seq)
+
+    def reserve(self) -> int:
+        """A place in source order for a span emitted later (a tool call paired with its result)."""
+        seq = self._next_seq
+        self._next_seq += 1
+        return seq
+
+    def add(self, type_: str, body: dict[str, Any], *, start: int | None = None,
+            end: int | None = None, at: int | None = None, seq: int | None = None) -> None:
+        if seq is None:
+            seq = self.reserve()
+        payload = _encode(body)
+        self._spool.write(payload)
+        tid = self._type_ids.get(type_)
+        if tid is None:
+            tid = self._type_ids[type_] = len(self._types)
+            self._types.append(type_)
+        if start is not None:
+            kind, t0, t1 = _INTERVAL, start, (end if end is not None else NO_TIME)
+        elif at is not None:
+            kind, t0, t1 = _POINT, at, NO_TIME
+        else:
+            kind, t0, t1 = _UNTIMED, NO_TIME, NO_TIME
+        if t0 != NO_TIME and (self._min_ns is None or t0 < self._min_ns):
+            self._min_ns = t0
+        key = (t0, seq)
+        if key < self._last:
+            self._in_order = False
+        self._last = key
+        self._type.append(tid)
+        self._t0.append(t0)
+        self._t1.append(t1)
+        self._kind.append(kind)
+        self._seq.append(seq)
+        self._off.append(self._offset)
+        self._len.append(len(payload))
+        self._offset += len(payload)
+        self.counts[type_] = self.counts.get(type_, 0) + 1
+
+    @property
+    def origin_ns(self) -> int:
+        """Time zero of the call: the format's own, or the earliest span."""
+        if self.base_ns is not None:
+            return self.base_ns
+        return self._min_ns if self._min_ns is not None else 0
+
+    def seconds(self, t_ns: int) -> float:
+        value = (t_ns - self.origin_ns) / 1_000_000_000
+        return value + 0.0  # never -0.0
+
+    def order(self) -> list[int]:
+        positions = list(range(len(self._seq)))
+        if not self._in_order:
+            t0, seq = self._t0, self._seq
+            positions.sort(key=lambda i: (t0[i], seq[i]))
+        return positions
+
+    def lines(self) -> Iterator[bytes]:
+        """Every span as one JSON object (no newline), in (start time, source order) order."""
+        self._spool.flush()
+        if not self._seq:
+            return
+        view = mmap.mmap(self._spool.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
+            types = [_encode(t) for t in self._types]
+            for i in self.order():
+                head = [b'{"type":', types[self._type[i]]]
+                kind = self._kind[i]
+                if kind == _INTERVAL:
+                    head += [b',"start_sec":', _encode(self.seconds(self._t0[i]))]
+                    if self._t1[i] != NO_TIME:
+                        head += [b',"end_sec":', _encode(self.seconds(self._t1[i]))]
+                elif kind == _POINT:
+                    head += [b',"time_sec":', _encode(self.seconds(self._t0[i]))]
+                off = self._off[i]
+                body = view[off:off + self._len[i]]
+                head.append(b"}" if body == b"{}" else b"," + body[1:])
+                yield b"".join(head)
+        finally:
+            view.close()
+
+    def close(self) -> None:
+        self._spool.close()

@@ -1,0 +1,221 @@
+"""One way to build each native span, whatever stack it came from.
+
+Every format module reads its source and calls these builders; the builders own the field order,
+redaction, tool/result pairing and the spans a built-in tool implies (a transfer tool is also a
+`handoff`, a keypad tool is also a `dtmf`). A tool result the source did not record stays absent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hotato.evidence.ingest._collect import Collector
+from hotato.evidence.ingest._values import (
+    IDENTIFIER_KEYS,
+    destination,
+    digits,
+    latency_ms,
+    tool_effect,
+)
+from hotato.model.evidence import normalize_role
+
+
+class _Absent:
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()  # a payload field the source did not record (unlike a recorded null)
+
+# Field order of a native span after `type` and its times (DESIGN §2).
+_ORDER = ("name", "latency_ms", "status", "attempt", "to", "by", "reason", "digits", "method",
+          "url", "status_code", "arguments", "result", "error", "response")
+_KEEP_NULL = frozenset({"arguments", "result", "response"})
+
+
+@dataclass(frozen=True)
+class Options:
+    include_text: bool = False
+    include_identifiers: bool = False
+    want_transcript: bool = False
+
+
+@dataclass
+class Deployment:
+    stack: str | None = None
+    agent_id: str | None = None
+    git_sha: str | None = None
+    config_hash: str | None = None
+
+
+@dataclass
+class Turn:
+    start_ns: int | None
+    end_ns: int | None
+    seq: int
+    role: str
+    text: str
+
+
+@dataclass
+class _OpenTool:
+    seq: int
+    effect_seq: int
+    name: str | None
+    arguments: Any
+    start: int | None
+    at: int | None
+    hint: str | None
+    attributes: dict[str, Any]
+
+
+@dataclass
+class Emitter:
+    opts: Options
+    col: Collector = field(default_factory=Collector)
+    call_id: str | None = None
+    deployment: Deployment = field(default_factory=Deployment)
+    source_format: str = ""
+    input_count: int = 0
+    turns: list[Turn] = field(default_factory=list)
+    _open: dict[str, _OpenTool] = field(default_factory=dict)
+    _turn_seq: int = 0
+
+    # --- generic --------------------------------------------------------------------------
+
+    def span(self, type_: str, *, start: int | None = None, end: int | None = None,
+             at: int | None = None, seq: int | None = None, extra: dict[str, Any] | None = None,
+             attributes: dict[str, Any] | None = None, **fields: Any) -> None:
+        body: dict[str, Any] = {}
+        for key in _ORDER:
+            value = fields.pop(key, ABSENT)
+            if value is ABSENT or (value is None and key not in _KEEP_NULL):
+                continue
+            body[key] = value
+        if fields:
+            raise TypeError(f"unknown span fields: {sorted(fields)}")
+        if extra:
+            body.update(extra)
+        attrs = self.identifiers_out(attributes)
+        if attrs:
+            body["attributes"] = attrs
+        self.col.add(type_, body, start=start, end=end, at=at, seq=seq)
+
+    def identifiers_out(self, values: dict[str, Any] | None) -> dict[str, Any]:
+        if not values:
+            return {}
+        if self.opts.include_identifiers:
+            return {k: v for k, v in values.items() if v is not None}
+        return {k: v for k, v in values.items() if v is not None and k not in IDENTIFIER_KEYS}
+
+    def text_fields(self, text: str | None) -> dict[str, Any]:
+        """Span text is kept only when asked for; its absence is marked so a reader knows why."""
+        if not text:
+            return {}
+        return {"text": text} if self.opts.include_text else {"text_redacted": True}
+
+    def identify(self, call_id: Any = None, agent_id: Any = None) -> None:
+        """Record the first call and agent ids seen (written only with --include-identifiers)."""
+        if self.call_id is None and isinstance(call_id, str | int) and str(call_id):
+            self.call_id = str(call_id)
+        if self.deployment.agent_id is None and isinstance(agent_id, str | int) and str(agent_id):
+            self.deployment.agent_id = str(agent_id)
+
+    # --- tools ----------------------------------------------------------------------------
+
+    def tool_call(self, name: str | None, *, start: int | None = None, end: int | None = None,
+                  at: int | None = None, arguments: Any = ABSENT, result: Any = ABSENT,
+                  error: Any = None, ok: bool | None = None, hint: str | None = None,
+                  attributes: dict[str, Any] | None = None, seq: int | None = None,
+                  effect_seq: int | None = None) -> None:
+        """A tool that ran. `ok`: what the source said about success (None: it said nothing)."""
+        failed = bool(error) or ok is False
+        status = "error" if failed else ("ok" if ok else None)
+        if failed and not error:
+            error = True
+        seq = self.col.reserve() if seq is None else seq
+        effect_seq = self.col.reserve() if effect_seq is None else effect_seq
+        self.span("tool_call", start=start, end=end, at=at, seq=seq, attributes=attributes,
+                  name=name, latency_ms=latency_ms(start, end), status=status,
+                  arguments=None if arguments is ABSENT else arguments, result=result,
+                  error=error if failed else None)
+        if failed:
+            return  # a transfer or keypad tool that failed did not transfer or press anything
+        effect = tool_effect(name, arguments, hint)
+        when = {"at": start if start is not None else at}
+        if effect == "handoff":
+            self.handoff(destination(arguments), seq=effect_seq,
+                         attributes={"via_tool": name}, **when)
+        elif effect == "dtmf":
+            self.dtmf(digits(arguments), by="agent", seq=effect_seq, **when)
+
+    def open_tool(self, key: str, name: str | None, arguments: Any = ABSENT, *,
+                  start: int | None = None, at: int | None = None, hint: str | None = None,
+                  attributes: dict[str, Any] | None = None) -> None:
+        """A tool call whose result arrives later in the source (paired by `key`)."""
+        if key in self._open:
+            self._close(key)
+        self._open[key] = _OpenTool(self.col.reserve(), self.col.reserve(), name, arguments,
+                                    start, at, hint, dict(attributes or {}))
+
+    def close_tool(self, key: str, *, result: Any = ABSENT, error: Any = None,
+                   ok: bool | None = None, end: int | None = None, name: str | None = None,
+                   attributes: dict[str, Any] | None = None) -> bool:
+        """Attach a result to the call opened under `key`; False when no such call was open."""
+        pending = self._open.get(key)
+        if pending is None:
+            return False
+        if name and not pending.name:
+            pending.name = name
+        pending.attributes.update(attributes or {})
+        self._close(key, result=result, error=error, ok=ok, end=end)
+        return True
+
+    def _close(self, key: str, *, result: Any = ABSENT, error: Any = None, ok: bool | None = None,
+               end: int | None = None) -> None:
+        p = self._open.pop(key)
+        self.tool_call(p.name, start=p.start, end=end if p.start is not None else None, at=p.at,
+                       arguments=p.arguments, result=result, error=error, ok=ok, hint=p.hint,
+                       attributes=p.attributes, seq=p.seq, effect_seq=p.effect_seq)
+
+    def flush_tools(self) -> None:
+        """Calls that never got a result: their result is unknown, so it stays absent."""
+        for key in list(self._open):
+            self._close(key)
+
+    # --- call events ----------------------------------------------------------------------
+
+    def handoff(self, to: str | None, *, start: int | None = None, end: int | None = None,
+                at: int | None = None, seq: int | None = None,
+                attributes: dict[str, Any] | None = None) -> None:
+        self.span("handoff", start=start, end=end, at=at, seq=seq, attributes=attributes, to=to)
+
+    def dtmf(self, keys: str | None, *, by: str, at: int | None = None, start: int | None = None,
+             seq: int | None = None) -> None:
+        if keys:
+            self.span("dtmf", at=at if start is None else None, start=start, seq=seq,
+                      digits=keys, by=by)
+
+    def termination(self, reason: str | None, by: str | None, *, at: int | None,
+                    attributes: dict[str, Any] | None = None) -> None:
+        self.span("termination", at=at, attributes=attributes, reason=reason, by=by)
+
+    def speech(self, role: str, *, start: int | None, end: int | None, text: str | None) -> None:
+        """Someone spoke: an audio-activity span (when timed) and a transcript turn."""
+        who = normalize_role(role)
+        if start is not None and who in ("caller", "agent"):
+            self.span(f"{who}_audio_active", start=start, end=end, extra=self.text_fields(text))
+        self.said(who, text, start=start, end=end)
+
+    def said(self, role: str, text: str | None, *, start: int | None,
+             end: int | None = None) -> None:
+        """A transcript turn (kept only when a transcript was asked for)."""
+        if self.opts.want_transcript and text and text.strip():
+            self.turns.append(Turn(start, end, self._turn_seq, normalize_role(role), text))
+            self._turn_seq += 1
+
+    def ordered_turns(self) -> list[Turn]:
+        far = 1 << 63
+        return sorted(self.turns, key=lambda t: (t.start_ns if t.start_ns is not None else far,
+                                                 t.seq))

@@ -1,0 +1,78 @@
+"""Pipecat: the OpenTelemetry spans its tracing writes (tracer `pipecat`).
+
+A `conversation` span (`conversation.id`) holds `turn` spans (`turn.number`,
+`turn.was_interrupted`), which hold `stt` (`transcript`, `is_final`), `llm` and `tts` (`text`)
+spans with `metrics.ttfb`. Realtime services add `llm_tool_call` spans (`tool.function_name`,
+`tool.call_id`, `tool.arguments`) and `llm_tool_result` spans (`tool.call_id`, `tool.result`,
+`tool.result_status`), paired here by call id into one `tool_call`. Pipecat records processing
+spans, not audio activity, so stt/llm/tts keep their own span types. Keypad input reaches the
+model as a transcription `DTMF: <digits>` (Pipecat's DTMFAggregator); such an stt span is
+also a `dtmf` span.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hotato.evidence.ingest._emit import ABSENT, Emitter
+from hotato.evidence.ingest._otel_common import first, first_token, payload, span_error, text
+from hotato.evidence.ingest._otlp import OSpan
+
+_SPANS = frozenset({"conversation", "turn", "stt", "llm", "tts", "llm_tool_call",
+                    "llm_tool_result", "llm_setup", "llm_request", "llm_response"})
+_DTMF = re.compile(r"^\s*DTMF:\s*([0-9*#A-Da-d]+)\s*$")
+_FAILED = frozenset({"error", "parse_error", "processing_error", "failed"})
+
+
+def claims(s: OSpan, stack: str | None) -> bool:
+    return s.name in _SPANS and (s.scope == "pipecat" or stack == "pipecat")
+
+
+def map_otel_span(em: Emitter, s: OSpan) -> bool:
+    a = s.attributes
+    if s.name == "conversation":
+        em.identify(a.get("conversation.id"))
+        return True
+    if s.name == "turn":
+        em.identify(a.get("conversation.id"))
+        em.span("turn", start=s.start_ns, end=s.end_ns, attributes={
+            "number": a.get("turn.number"), "was_interrupted": a.get("turn.was_interrupted")})
+        return True
+    if s.name == "stt":
+        said = text(a, "transcript")
+        keys = _DTMF.match(said) if said else None
+        if keys:
+            em.dtmf(keys.group(1), by="caller", at=s.start_ns)
+            return True
+        em.span("stt", start=s.start_ns, end=s.end_ns, extra=em.text_fields(said))
+        if a.get("is_final") is not False:
+            em.said("caller", said, start=s.start_ns, end=s.end_ns)
+        return True
+    if s.name == "tts":
+        said = text(a, "text")
+        em.span("tts", start=s.start_ns, end=s.end_ns, extra=em.text_fields(said))
+        em.said("agent", said, start=s.start_ns, end=s.end_ns)
+        return True
+    if s.name in ("llm", "llm_response"):
+        em.span("llm", start=s.start_ns, end=s.end_ns, status="error" if span_error(s) else None)
+        first_token(em, s, a.get("metrics.ttfb"))
+        return True
+    if s.name == "llm_tool_call":
+        key = str(first(a, "tool.call_id") or f"{s.trace_id}:{s.span_id}")
+        em.open_tool(key, text(a, "tool.function_name"), payload(a, "tool.arguments"),
+                     start=s.start_ns, attributes={"tool_call_id": a.get("tool.call_id")})
+        return True
+    if s.name == "llm_tool_result":
+        status = text(a, "tool.result_status")
+        failed = (status or "").lower() in _FAILED
+        result = payload(a, "tool.result")
+        error = span_error(s) or ((result if result is not ABSENT else True) if failed else None)
+        ok = None if status is None else not failed
+        key = str(first(a, "tool.call_id") or "")
+        if not em.close_tool(key, result=ABSENT if failed else result, error=error, ok=ok,
+                             end=s.end_ns, name=text(a, "tool.function_name")):
+            em.tool_call(text(a, "tool.function_name"), start=s.start_ns, end=s.end_ns,
+                         result=ABSENT if failed else result, error=error, ok=ok,
+                         attributes={"tool_call_id": a.get("tool.call_id")})
+        return True
+    return s.name in ("llm_setup", "llm_request")
