@@ -30,12 +30,19 @@ class Dtmf(Spec, tag="dtmf"):
     absent: bool = False
 
 
+def _validate(spec: Dtmf) -> list[str]:
+    # An empty pattern is contained in anything: it would pass with no tone collected.
+    if spec.digits is not None and not spec.digits.translate(_SEPARATORS):
+        return ["'digits' must hold at least one digit; leave it out to accept any tone"]
+    return []
+
+
 def _digits(span: Span) -> str:
     value = span.digits if span.digits is not None else span.attributes().get("digits")
     return str(value or "").translate(_SEPARATORS)
 
 
-@kind(Dtmf, reads={Source.TRACE})
+@kind(Dtmf, reads={Source.TRACE}, validate=_validate)
 def check(spec: Dtmf, ev: Evidence) -> Verdict:
     assert ev.trace is not None
     spans = sorted(ev.trace.by_type.get("dtmf", []), key=lambda s: (s.time or 0.0, s.index))
