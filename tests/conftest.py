@@ -20,11 +20,21 @@ class Ran:
     err: str
 
 
-def hotato(*args: str, cwd: str | Path | None = None, stdin: str | None = None,
-           env: dict[str, str] | None = None, timeout: float = 120) -> Ran:
+def hotato(
+    *args: str,
+    cwd: str | Path | None = None,
+    stdin: str | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+) -> Ran:
     proc = subprocess.run(
         [sys.executable, "-m", "hotato", *args],
-        cwd=cwd, input=stdin, capture_output=True, text=True, timeout=timeout, env=env,
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
     )
     return Ran(proc.returncode, proc.stdout, proc.stderr)
 

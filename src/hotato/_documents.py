@@ -82,7 +82,9 @@ def parse_document(text: str, name: str, what: str, is_json: bool = False) -> Do
         line = mark.line + 1 if mark else None
         col = mark.column + 1 if mark else None
         msg = exc.problem or str(exc)
-        raise InputError.one(f"{what} is not valid YAML: {msg}", file=name, line=line, col=col) from None
+        raise InputError.one(
+            f"{what} is not valid YAML: {msg}", file=name, line=line, col=col
+        ) from None
     except yaml.YAMLError as exc:
         raise InputError.one(f"{what} is not valid YAML: {exc}", file=name) from None
     if node is None:
@@ -92,7 +94,7 @@ def parse_document(text: str, name: str, what: str, is_json: bool = False) -> Do
     return Document(value, name, marks)
 
 
-class _DuplicateKey(Exception):  # noqa: N818
+class _DuplicateKey(Exception):
     def __init__(self, key: str) -> None:
         self.key = key
 
@@ -109,38 +111,53 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _constructor = yaml.constructor.SafeConstructor()
 
 
-def _walk(node: yaml.Node, path: str, marks: dict[str, tuple[int, int]], name: str, build: bool) -> Any:
+def _walk(
+    node: yaml.Node, path: str, marks: dict[str, tuple[int, int]], name: str, build: bool
+) -> Any:
     marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise InputError.one(
-                    "YAML merge keys (<<) are not supported", file=name,
-                    line=key_node.start_mark.line + 1, col=key_node.start_mark.column + 1,
+                    "YAML merge keys (<<) are not supported",
+                    file=name,
+                    line=key_node.start_mark.line + 1,
+                    col=key_node.start_mark.column + 1,
                 )
             key = _constructor.construct_object(key_node, deep=True) if build else key_node.value
             if not isinstance(key, str | int | float | bool) or key is None:
                 raise InputError.one(
-                    "mapping keys must be plain scalars", file=name,
-                    line=key_node.start_mark.line + 1, col=key_node.start_mark.column + 1, path=path,
+                    "mapping keys must be plain scalars",
+                    file=name,
+                    line=key_node.start_mark.line + 1,
+                    col=key_node.start_mark.column + 1,
+                    path=path,
                 )
             skey = str(key)
             if skey in out:
                 raise InputError.one(
-                    f"duplicate key {skey!r}", file=name,
-                    line=key_node.start_mark.line + 1, col=key_node.start_mark.column + 1, path=path,
+                    f"duplicate key {skey!r}",
+                    file=name,
+                    line=key_node.start_mark.line + 1,
+                    col=key_node.start_mark.column + 1,
+                    path=path,
                 )
             out[skey] = _walk(value_node, f"{path}.{skey}", marks, name, build)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_walk(child, f"{path}[{i}]", marks, name, build) for i, child in enumerate(node.value)]
+        return [
+            _walk(child, f"{path}[{i}]", marks, name, build) for i, child in enumerate(node.value)
+        ]
     if not build:
         return None
     try:
         return _constructor.construct_object(node, deep=True)
     except yaml.YAMLError as exc:
         raise InputError.one(
-            f"cannot read value: {exc}", file=name,
-            line=node.start_mark.line + 1, col=node.start_mark.column + 1, path=path,
+            f"cannot read value: {exc}",
+            file=name,
+            line=node.start_mark.line + 1,
+            col=node.start_mark.column + 1,
+            path=path,
         ) from None

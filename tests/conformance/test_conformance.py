@@ -13,10 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tests.conftest import CONFORMANCE, hotato
 
-CASES = sorted(p for p in CONFORMANCE.iterdir() if (p / "case.json").exists()) if CONFORMANCE.exists() else []
+CASES = (
+    sorted(p for p in CONFORMANCE.iterdir() if (p / "case.json").exists())
+    if CONFORMANCE.exists()
+    else []
+)
 
 # The earlier implementation's `--judge-endpoint`/`--no-store` plumbing may be ignored.
 IGNORED_FLAGS = {"--judge-endpoint": 1, "--no-store": 0}
@@ -61,12 +64,17 @@ def test_case(case_dir: Path, tmp_path: Path) -> None:
     if _group(case_dir) in ("assert run", "test run"):
         got = json.loads(ran.out)
         want = [(r["id"], r["status"], r.get("skipped", False)) for r in expected["results"]]
-        have = [(r["id"], r["status"], r.get("skipped", False)) for r in _results(got)
-                if r.get("deterministic", True)]
+        have = [
+            (r["id"], r["status"], r.get("skipped", False))
+            for r in _results(got)
+            if r.get("deterministic", True)
+        ]
         assert have == want
         if "success" in expected:
             assert got["success"]["passed"] == expected["success"]["passed"]
     if "generated_yaml_body" in expected:
         written = (out / "assertions.yaml").read_text()
-        body = "".join(line for line in written.splitlines(keepends=True) if not line.startswith("#"))
+        body = "".join(
+            line for line in written.splitlines(keepends=True) if not line.startswith("#")
+        )
         assert body == expected["generated_yaml_body"]

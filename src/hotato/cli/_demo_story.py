@@ -25,8 +25,10 @@ def story(sources: Sources, outcome: RunOutcome, color: bool) -> str:
     if sources.trace is not None:
         tools = sources.trace.tool_order
         for span in tools:
-            out.append(f"  {span.id}: tool_call {span.name}({_short(span.arguments())}) "
-                       f"-> {_short(span.result())}")
+            out.append(
+                f"  {span.id}: tool_call {span.name}({_short(span.arguments())}) "
+                f"-> {_short(span.result())}"
+            )
         names = {s.name for s in tools}
         if "issue_refund" not in names:
             out.append("  (no issue_refund span: the refund tool never ran)")
@@ -37,10 +39,14 @@ def story(sources: Sources, outcome: RunOutcome, color: bool) -> str:
     out += ["", _head("Verdicts", color)]
     out += result_lines(outcome.results, color)
     t = outcome.tally
-    out += ["", f"deterministic: {t.passed} pass, {t.failed} fail, {t.inconclusive} inconclusive",
-            "", "The agent claimed the refund; the trace and the data say it did not happen.",
-            "A CI gate (`hotato assert run`) would exit 1 here. The demo exits 0 after printing.",
-            "Run `hotato demo --write DIR` to get these files and try it yourself."]
+    out += [
+        "",
+        f"deterministic: {t.passed} pass, {t.failed} fail, {t.inconclusive} inconclusive",
+        "",
+        "The agent claimed the refund; the trace and the data say it did not happen.",
+        "A CI gate (`hotato assert run`) would exit 1 here. The demo exits 0 after printing.",
+        "Run `hotato demo --write DIR` to get these files and try it yourself.",
+    ]
     return "\n".join(out) + "\n"
 
 

@@ -22,9 +22,9 @@ HEADER = (
 def _q(value: str) -> str:
     """A YAML scalar that reads back as exactly this string: bare when that is safe, else a
     JSON-quoted string (JSON strings are valid YAML)."""
-    if value and all(c.isalnum() or c in "_-." for c in value) and value[0].isalpha():
-        if yaml.safe_load(value) == value:
-            return value
+    plain = value and all(c.isalnum() or c in "_-." for c in value) and value[0].isalpha()
+    if plain and yaml.safe_load(value) == value:
+        return value
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -44,12 +44,17 @@ def starter_yaml(tools: list[str]) -> str:
         used.add(ident)
         lines += [f"  - id: {_q(ident)}", "    kind: tool_call", f"    name: {_q(name)}"]
     if len(tools) >= 2:
-        lines += ["  - id: tool-call-order", "    kind: tool_call",
-                  "    require_order: [" + ", ".join(_q(t) for t in tools) + "]"]
+        lines += [
+            "  - id: tool-call-order",
+            "    kind: tool_call",
+            "    require_order: [" + ", ".join(_q(t) for t in tools) + "]",
+        ]
     return "\n".join(lines) + "\n"
 
 
-def write_starter(trace_path: str, out: str | None, force: bool, trace_format: str, fmt: str) -> None:
+def write_starter(
+    trace_path: str, out: str | None, force: bool, trace_format: str, fmt: str
+) -> None:
     from hotato.engine.sources import open_trace
 
     trace = open_trace(trace_path, trace_format)
@@ -68,13 +73,25 @@ def write_starter(trace_path: str, out: str | None, force: bool, trace_format: s
     if fmt == "json":
         from hotato.report.json_out import dumps
 
-        click.echo(dumps({"kind": "assert-init", "tool_names": tools, "written": out,
-                          "assertions": len(tools) + (1 if len(tools) >= 2 else 0)}), nl=False)
+        click.echo(
+            dumps(
+                {
+                    "kind": "assert-init",
+                    "tool_names": tools,
+                    "written": out,
+                    "assertions": len(tools) + (1 if len(tools) >= 2 else 0),
+                }
+            ),
+            nl=False,
+        )
     elif out is None:
         click.echo(header + body, nl=False)
     else:
-        click.echo(f"wrote {out}: {len(tools)} tool_call assertion(s)"
-                   + (" and a require_order" if len(tools) >= 2 else "") + "; edit it before use")
+        click.echo(
+            f"wrote {out}: {len(tools)} tool_call assertion(s)"
+            + (" and a require_order" if len(tools) >= 2 else "")
+            + "; edit it before use"
+        )
 
 
 def _atomic_write(target: Path, text: str) -> None:

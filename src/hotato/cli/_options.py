@@ -16,19 +16,40 @@ def _file(exists: bool = False) -> click.Path:
 
 def evidence_options(f: Callable[..., Any]) -> Callable[..., Any]:
     options = [
-        click.option("--trace", "trace", metavar="FILE", help="The call's trace: hotato.voice_trace.v1 JSONL, "
-                     "or what your stack exported (OpenTelemetry, LiveKit, Pipecat, Vapi, Retell)."),
-        click.option("--trace-format", default="auto", show_default=True, metavar="FORMAT",
-                     help="Name the trace's format instead of detecting it: "
-                     "native, otel, livekit, pipecat, vapi, retell, auto."),
+        click.option(
+            "--trace",
+            "trace",
+            metavar="FILE",
+            help="The call's trace: hotato.voice_trace.v1 JSONL, "
+            "or what your stack exported (OpenTelemetry, LiveKit, Pipecat, Vapi, Retell).",
+        ),
+        click.option(
+            "--trace-format",
+            default="auto",
+            show_default=True,
+            metavar="FORMAT",
+            help="Name the trace's format instead of detecting it: "
+            "native, otel, livekit, pipecat, vapi, retell, auto.",
+        ),
         click.option("--transcript", metavar="FILE", help="The call's transcript (JSON turns)."),
-        click.option("--state", metavar="SOURCE", help="The system of record after the call: a JSON "
-                     "sandbox, a SQLite file, a postgresql:// or mysql:// URL, or an adapter file."),
-        click.option("--state-before", metavar="FILE", help="A before snapshot (from `hotato state "
-                     "snapshot`) for state_change."),
-        click.option("--inconclusive-policy", type=click.Choice(POLICIES), default=None,
-                     help="What an INCONCLUSIVE costs: report (default; exit code ignores it), "
-                     "fail (exit 1), refuse (exit 2). Overrides the file's own setting."),
+        click.option(
+            "--state",
+            metavar="SOURCE",
+            help="The system of record after the call: a JSON "
+            "sandbox, a SQLite file, a postgresql:// or mysql:// URL, or an adapter file.",
+        ),
+        click.option(
+            "--state-before",
+            metavar="FILE",
+            help="A before snapshot (from `hotato state snapshot`) for state_change.",
+        ),
+        click.option(
+            "--inconclusive-policy",
+            type=click.Choice(POLICIES),
+            default=None,
+            help="What an INCONCLUSIVE costs: report (default; exit code ignores it), "
+            "fail (exit 1), refuse (exit 2). Overrides the file's own setting.",
+        ),
     ]
     for option in reversed(options):
         f = option(f)

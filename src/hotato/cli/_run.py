@@ -10,7 +10,7 @@ from hotato.model.errors import InputError
 from hotato.model.status import ExitCode
 
 
-class Exit(Exception):  # noqa: N818
+class Exit(Exception):
     """Raised by commands to finish with a specific code after printing their output."""
 
     def __init__(self, code: int) -> None:

@@ -16,17 +16,40 @@ def assert_group() -> None:
 
 
 @assert_group.command("run")
-@click.option("--assertions", "assertions_path", required=True, metavar="FILE",
-              help="The assertions file (YAML or JSON, assert.v1).")
-@click.option("--pack", "packs", multiple=True, metavar="NAME",
-              help="Merge a bundled pack's assertions into the run (repeatable). "
-              "See `hotato assert packs`.")
+@click.option(
+    "--assertions",
+    "assertions_path",
+    required=True,
+    metavar="FILE",
+    help="The assertions file (YAML or JSON, assert.v1).",
+)
+@click.option(
+    "--pack",
+    "packs",
+    multiple=True,
+    metavar="NAME",
+    help="Merge a bundled pack's assertions into the run (repeatable). See `hotato assert packs`.",
+)
 @evidence_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "junit"]), default="text",
-              show_default=True, help="Output format.")
-def run_cmd(assertions_path: str, packs: tuple[str, ...], trace: str | None, trace_format: str,
-            transcript: str | None, state: str | None, state_before: str | None,
-            inconclusive_policy: str | None, fmt: str) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "junit"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+def run_cmd(
+    assertions_path: str,
+    packs: tuple[str, ...],
+    trace: str | None,
+    trace_format: str,
+    transcript: str | None,
+    state: str | None,
+    state_before: str | None,
+    inconclusive_policy: str | None,
+    fmt: str,
+) -> None:
     """Evaluate an assertions file against one call's evidence.
 
     Each assertion comes out PASS, FAIL or INCONCLUSIVE. Evidence you leave out is not
@@ -62,22 +85,45 @@ def run_cmd(assertions_path: str, packs: tuple[str, ...], trace: str | None, tra
     else:
         from hotato.report.text import render
 
-        given = ", ".join(f"{k}: {v}" for k, v in (("trace", trace), ("transcript", transcript),
-                                                   ("state", state)) if v) or "no evidence"
-        header = f"hotato assert run: {len(outcome.results)} assertion(s) from {assertions_path} ({given})"
+        given = (
+            ", ".join(
+                f"{k}: {v}"
+                for k, v in (("trace", trace), ("transcript", transcript), ("state", state))
+                if v
+            )
+            or "no evidence"
+        )
+        count = len(outcome.results)
+        header = f"hotato assert run: {count} assertion(s) from {assertions_path} ({given})"
         click.echo(render(outcome, header, color=sys.stdout.isatty()), nl=False)
     raise Exit(outcome.exit_code)
 
 
 @assert_group.command("init")
-@click.option("--from-trace", "from_trace", required=True, metavar="FILE",
-              help="A trace whose tool_call spans seed the starter.")
+@click.option(
+    "--from-trace",
+    "from_trace",
+    required=True,
+    metavar="FILE",
+    help="A trace whose tool_call spans seed the starter.",
+)
 @click.option("--out", metavar="FILE", help="Write the starter here instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
-@click.option("--trace-format", default="auto", show_default=True, metavar="FORMAT",
-              help="Name the trace's format instead of detecting it.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="How to report what was written.")
+@click.option(
+    "--trace-format",
+    default="auto",
+    show_default=True,
+    metavar="FORMAT",
+    help="Name the trace's format instead of detecting it.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How to report what was written.",
+)
 def init_cmd(from_trace: str, out: str | None, force: bool, trace_format: str, fmt: str) -> None:
     """Write a starter assertions file from a trace's tool calls.
 
@@ -91,8 +137,9 @@ def init_cmd(from_trace: str, out: str | None, force: bool, trace_format: str, f
 
 
 @assert_group.command("packs")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def packs_cmd(fmt: str) -> None:
     """List the bundled, versioned, offline packs you can merge with --pack or name in a
     `policy` assertion."""
@@ -102,9 +149,22 @@ def packs_cmd(fmt: str) -> None:
     if fmt == "json":
         from hotato.report.json_out import dumps
 
-        click.echo(dumps({"packs": [
-            {"name": p.name, "version": p.version, "description": p.description,
-             "checks": list(p.checks)} for p in packs]}), nl=False)
+        click.echo(
+            dumps(
+                {
+                    "packs": [
+                        {
+                            "name": p.name,
+                            "version": p.version,
+                            "description": p.description,
+                            "checks": list(p.checks),
+                        }
+                        for p in packs
+                    ]
+                }
+            ),
+            nl=False,
+        )
         return
     for p in packs:
         click.echo(f"{p.name} {p.version}\n  {p.description}")

@@ -19,10 +19,15 @@ def demo_dir() -> Path:
 
 
 @click.command("demo")
-@click.option("--write", "write_to", metavar="DIR",
-              help="Copy the demo's files into DIR (created) to run them yourself.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--write",
+    "write_to",
+    metavar="DIR",
+    help="Copy the demo's files into DIR (created) to run them yourself.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def demo(write_to: str | None, fmt: str) -> None:
     """Run the bundled demo call and print its verdicts.
 
@@ -41,8 +46,11 @@ def demo(write_to: str | None, fmt: str) -> None:
         _write(src, Path(write_to))
         return
     aset = load_assertions(src / "assertions.yaml")
-    sources = open_sources(trace=str(src / "trace.jsonl"), transcript=str(src / "transcript.json"),
-                           state=str(src / "state.json"))
+    sources = open_sources(
+        trace=str(src / "trace.jsonl"),
+        transcript=str(src / "transcript.json"),
+        state=str(src / "state.json"),
+    )
     outcome = run(aset, sources)
     if fmt == "json":
         from hotato.report.json_out import dumps, envelope
@@ -63,6 +71,8 @@ def _write(src: Path, dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     for name in FILES:
         shutil.copyfile(src / name, dest / name)
-    click.echo(f"wrote the demo call to {dest}/. Try:\n"
-               f"  cd {dest} && hotato assert run --assertions assertions.yaml "
-               "--trace trace.jsonl --transcript transcript.json --state state.json")
+    click.echo(
+        f"wrote the demo call to {dest}/. Try:\n"
+        f"  cd {dest} && hotato assert run --assertions assertions.yaml "
+        "--trace trace.jsonl --transcript transcript.json --state state.json"
+    )

@@ -5,20 +5,45 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+
 import click
 
 from hotato._version import __version__
 
 # name -> (module, attribute, one-line help). Modules load only when their command runs.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "assert": ("hotato.cli.assert_cmd", "assert_group", "Grade claims against a trace, transcript and state."),
+    "assert": (
+        "hotato.cli.assert_cmd",
+        "assert_group",
+        "Grade claims against a trace, transcript and state.",
+    ),
     "test": ("hotato.cli.test_cmd", "test_group", "Run conversation tests and bind the evidence."),
-    "scenario": ("hotato.cli.scenario_cmd", "scenario_group", "Write and validate conversation-test files."),
-    "conversation": ("hotato.cli.conversation_cmd", "conversation_group", "Verify conversation artifacts."),
-    "trace": ("hotato.cli.trace_cmd", "trace_group", "Ingest traces from voice stacks; sign traces."),
-    "state": ("hotato.cli.state_cmd", "state_group", "Read systems of record: snapshots for state_change."),
+    "scenario": (
+        "hotato.cli.scenario_cmd",
+        "scenario_group",
+        "Write and validate conversation-test files.",
+    ),
+    "conversation": (
+        "hotato.cli.conversation_cmd",
+        "conversation_group",
+        "Verify conversation artifacts.",
+    ),
+    "trace": (
+        "hotato.cli.trace_cmd",
+        "trace_group",
+        "Ingest traces from voice stacks; sign traces.",
+    ),
+    "state": (
+        "hotato.cli.state_cmd",
+        "state_group",
+        "Read systems of record: snapshots for state_change.",
+    ),
     "label": ("hotato.cli.label_cmd", "label_group", "Human labels: keys, signing and verifying."),
-    "demo": ("hotato.cli.demo_cmd", "demo", "Run the bundled demo: a refund claimed but never issued."),
+    "demo": (
+        "hotato.cli.demo_cmd",
+        "demo",
+        "Run the bundled demo: a refund claimed but never issued.",
+    ),
 }
 
 

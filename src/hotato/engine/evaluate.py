@@ -37,8 +37,9 @@ def _missing(kdef: KindDef, spec: Spec, sources: Sources) -> Verdict | None:
         if source is Source.RESULTS:
             continue
         if getattr(sources, source.value) is None:
-            return Verdict.inconclusive(MISSING_REASON[source].format(kind=kdef.tag),
-                                        details={"missing": source.value})
+            return Verdict.inconclusive(
+                MISSING_REASON[source].format(kind=kdef.tag), details={"missing": source.value}
+            )
     return None
 
 
@@ -76,7 +77,9 @@ def grade(spec: Spec, sources: Sources, done: dict[str, Result]) -> Result:
     )
 
 
-def evaluate(specs: list[Spec], sources: Sources, origins: dict[str, str] | None = None) -> list[Result]:
+def evaluate(
+    specs: list[Spec], sources: Sources, origins: dict[str, str] | None = None
+) -> list[Result]:
     """Results in document order; references are graded before whatever reads them."""
     done: dict[str, Result] = {}
     for spec in plan(specs, origins):

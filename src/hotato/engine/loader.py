@@ -45,22 +45,32 @@ def overall_score_problem(doc: Document) -> Problem | None:
     where = find_overall_score(doc.value)
     if where is None:
         return None
-    return doc.problem(where, "'overall_score' is refused: hotato reports named conditions and "
-                       "separate counts, never a blended number")
+    return doc.problem(
+        where,
+        "'overall_score' is refused: hotato reports named conditions and "
+        "separate counts, never a blended number",
+    )
 
 
 def decode_assertion_document(doc: Document) -> AssertionSet:
     value = doc.value
     if not isinstance(value, dict):
-        raise InputError([doc.problem("$", "an assertions file must be a mapping with "
-                                      "'version' and 'assertions'")])
+        raise InputError(
+            [
+                doc.problem(
+                    "$", "an assertions file must be a mapping with 'version' and 'assertions'"
+                )
+            ]
+        )
     problems: list[Problem] = []
     score = overall_score_problem(doc)
     if score:
         problems.append(score)
     for key in value:
         if key not in TOP_KEYS:
-            problems.append(doc.problem(f"$.{key}", f"unknown key {key!r}{did_you_mean(key, TOP_KEYS)}"))
+            problems.append(
+                doc.problem(f"$.{key}", f"unknown key {key!r}{did_you_mean(key, TOP_KEYS)}")
+            )
     version = value.get("version", 1)
     if version != 1:
         problems.append(doc.problem("$.version", f"unsupported version {version!r}; expected 1"))

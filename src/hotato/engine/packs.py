@@ -19,8 +19,12 @@ def merge_packs(assertions: AssertionSet, names: list[str]) -> AssertionSet:
         label = f"pack {pack.info.name}@{pack.info.version}"
         for spec in pack.specs:
             if spec.id in origins:
-                problems.append(Problem(f"id {spec.id!r} from {label} collides with one in "
-                                        f"{origins[spec.id]}", path=spec.id))
+                problems.append(
+                    Problem(
+                        f"id {spec.id!r} from {label} collides with one in {origins[spec.id]}",
+                        path=spec.id,
+                    )
+                )
                 continue
             origins[spec.id] = label
             specs.append(spec)

@@ -30,12 +30,18 @@ def plan(specs: list[Spec], origins: dict[str, str] | None = None) -> list[Spec]
         refs = list(dict.fromkeys(references(spec)))
         for ref in refs:
             if ref not in by_id:
-                problems.append(Problem(f"references unknown assertion id {ref!r}",
-                                        file=(origins or {}).get(spec.id), path=spec.id,
-                                        kind=str(spec.__struct_config__.tag)))
+                problems.append(
+                    Problem(
+                        f"references unknown assertion id {ref!r}",
+                        file=(origins or {}).get(spec.id),
+                        path=spec.id,
+                        kind=str(spec.__struct_config__.tag),
+                    )
+                )
             elif ref == spec.id:
-                problems.append(Problem("references itself", file=(origins or {}).get(spec.id),
-                                        path=spec.id))
+                problems.append(
+                    Problem("references itself", file=(origins or {}).get(spec.id), path=spec.id)
+                )
         deps[spec.id] = [r for r in refs if r in by_id and r != spec.id]
     if problems:
         raise UsageError(problems)

@@ -9,7 +9,7 @@ from hotato._io import read_json_file
 from hotato.model.errors import InputError, Problem
 from hotato.model.evidence import Transcript, Turn, normalize_role
 
-SHAPES = "a JSON array of turns, {\"segments\": [...]}, or {\"transcript\": {\"segments\": [...]}}"
+SHAPES = 'a JSON array of turns, {"segments": [...]}, or {"transcript": {"segments": [...]}}'
 
 
 def load_transcript(path: str | os.PathLike[str]) -> Transcript:
@@ -38,9 +38,13 @@ def parse_transcript(doc: Any, name: str | None = None) -> Transcript:
             continue
         start, end = seg.get("start"), seg.get("end")
         for key, value in (("start", start), ("end", end)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int | float)
+            ):
                 problems.append(
-                    Problem(f"'{key}' must be a number, got {_tn(value)}", name, path=f"{where}.{key}")
+                    Problem(
+                        f"'{key}' must be a number, got {_tn(value)}", name, path=f"{where}.{key}"
+                    )
                 )
         turns.append(Turn(len(turns), normalize_role(role), text, _num(start), _num(end)))
     if problems:

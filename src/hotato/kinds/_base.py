@@ -17,9 +17,7 @@ Dimension = Literal["outcome", "policy", "conversation", "speech", "reliability"
 Role = Literal["caller", "agent", "user", "assistant", "any"]
 
 
-class Spec(
-    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="kind"
-):
+class Spec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="kind"):
     """Fields every assertion carries."""
 
     id: str

@@ -19,7 +19,7 @@ def did_you_mean(word: str, choices: list[str]) -> str:
 
 
 def field_names(spec: type[Spec]) -> list[str]:
-    return list(spec.__struct_encode_fields__) + ["kind"]
+    return [*spec.__struct_encode_fields__, "kind"]
 
 
 def required_fields(spec: type[Spec]) -> list[str]:
@@ -45,12 +45,17 @@ def decode_spec(
         return None, [doc.problem(f"{path}.kind", f"unknown kind {kind_name!r}{hint}")]
     problems: list[Problem] = []
     if not isinstance(ident, str) or not ident:
-        problems.append(doc.problem(path, "'id' is required and must be a non-empty string", kind_name))
+        problems.append(
+            doc.problem(path, "'id' is required and must be a non-empty string", kind_name)
+        )
     known = field_names(kdef.spec)
     for key in item:
         if key not in known:
-            problems.append(doc.problem(f"{path}.{key}", f"unknown key {key!r}{did_you_mean(key, known)}",
-                                        kind_name))
+            problems.append(
+                doc.problem(
+                    f"{path}.{key}", f"unknown key {key!r}{did_you_mean(key, known)}", kind_name
+                )
+            )
     for key in required_fields(kdef.spec):
         if key not in item:
             problems.append(doc.problem(path, f"{key!r} is required", kind_name))
@@ -82,7 +87,9 @@ def decode_assertion_list(
         if spec is None:
             continue
         if spec.id in seen:
-            problems.append(doc.problem(where, f"duplicate id {spec.id!r} (first at {seen[spec.id]})"))
+            problems.append(
+                doc.problem(where, f"duplicate id {spec.id!r} (first at {seen[spec.id]})")
+            )
             continue
         seen[spec.id] = where
         specs.append(spec)
@@ -105,8 +112,13 @@ def decode_policy(value: Any, path: str, doc: Document) -> tuple[Policy | None, 
         return Policy(value), []
     except ValueError:
         choices = [p.value for p in Policy]
-        return None, [doc.problem(path, f"inconclusive_policy must be one of {choices}, got {value!r}"
-                                  f"{did_you_mean(str(value), choices)}")]
+        return None, [
+            doc.problem(
+                path,
+                f"inconclusive_policy must be one of {choices}, got {value!r}"
+                f"{did_you_mean(str(value), choices)}",
+            )
+        ]
 
 
 def _tn(value: Any) -> str:

@@ -127,7 +127,11 @@ class _Parser:
             node = self.or_()
             self.take(")")
             return node
-        if token is None or token in _KEYWORDS.values() or not (token[0].isalnum() or token[0] in "._"):
+        if (
+            token is None
+            or token in _KEYWORDS.values()
+            or not (token[0].isalnum() or token[0] in "._")
+        ):
             raise FormulaError(f"expected a number, an id or '(', got {token or 'the end'}")
         self.take()
         return Num(float(token)) if token[0].isdigit() or token[0] == "." else Ref(token)
@@ -189,9 +193,7 @@ def _compare(op: str, left: Interval, right: Interval) -> Interval:
 
 
 def _holds(op: str, x: float, y: float) -> bool:
-    return {
-        ">=": x >= y, ">": x > y, "<=": x <= y, "<": x < y, "==": x == y, "!=": x != y
-    }[op]
+    return {">=": x >= y, ">": x > y, "<=": x <= y, "<": x < y, "==": x == y, "!=": x != y}[op]
 
 
 def truth_of(interval: Interval) -> bool | None:

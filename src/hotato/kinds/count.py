@@ -9,7 +9,7 @@ from hotato.model.results import Verdict
 from hotato.model.status import Source
 
 
-class Count(Spec, tag="count"):
+class Count(Spec, tag="count", frozen=True):
     """Counts one thing: `tool` calls or `span_type` spans in the trace, or turns (of `role`)
     whose text matches `phrase` in the transcript.
 

@@ -11,7 +11,7 @@ from hotato.model.status import Source
 _SEPARATORS = str.maketrans("", "", " -,.")
 
 
-class Dtmf(Spec, tag="dtmf"):
+class Dtmf(Spec, tag="dtmf", frozen=True):
     """Reads `dtmf` spans (their `digits`) in the trace, in time order.
 
     Passes when the collected digits contain `digits` in order and contiguously (separators such
@@ -52,9 +52,13 @@ def check(spec: Dtmf, ev: Evidence) -> Verdict:
     what = f"digits {spec.digits!r}" if spec.digits else "keypad tones"
     if spec.absent:
         if present:
-            return Verdict.failed(f"{what} were collected but must not be", evidence=span_ids(spans))
+            return Verdict.failed(
+                f"{what} were collected but must not be", evidence=span_ids(spans)
+            )
         return Verdict.passed(f"{what} were not collected")
     if present:
         return Verdict.passed(f"{what} were collected", evidence=span_ids(spans))
-    return Verdict.failed(f"{what} were not collected; the trace holds {len(spans)} keypad span(s)",
-                          observed=len(spans))
+    return Verdict.failed(
+        f"{what} were not collected; the trace holds {len(spans)} keypad span(s)",
+        observed=len(spans),
+    )

@@ -8,7 +8,7 @@ from hotato.model.results import Verdict
 from hotato.model.status import Source, Status
 
 
-class Formula(Spec, tag="formula"):
+class Formula(Spec, tag="formula", frozen=True):
     """Combines other assertions by id with `and`, `or`, `not`, parentheses and weighted sums
     (`0.6*a + 0.4*b >= 0.5`). Parsed, never `eval`ed. PASS counts as 1, FAIL as 0.
 
@@ -51,7 +51,9 @@ def check(spec: Formula, ev: Evidence) -> Verdict:
     shown = {n: ev.results[n].status.value for n in dict.fromkeys(names)}
     if value is None:
         unknown = [n for n, t in truth.items() if t is None]
-        return Verdict.inconclusive(f"{spec.expr!r} depends on inconclusive {unknown}", observed=shown)
+        return Verdict.inconclusive(
+            f"{spec.expr!r} depends on inconclusive {unknown}", observed=shown
+        )
     if value:
         return Verdict.passed(f"{spec.expr!r} holds", observed=shown)
     return Verdict.failed(f"{spec.expr!r} does not hold", observed=shown)

@@ -9,7 +9,7 @@ from hotato.model.results import Verdict
 from hotato.model.status import Source
 
 
-class Handoff(Spec, tag="handoff"):
+class Handoff(Spec, tag="handoff", frozen=True):
     """Reads transfer spans (`handoff`, `transfer`) in the trace.
 
     Passes when a transfer span exists (to the target `to`, compared without case); with

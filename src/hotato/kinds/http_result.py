@@ -13,7 +13,7 @@ from hotato.model.results import Verdict
 from hotato.model.status import Source
 
 
-class HttpResult(Spec, tag="http_result"):
+class HttpResult(Spec, tag="http_result", frozen=True):
     """Reads `http_exchange` spans recorded in the trace.
 
     Passes when an exchange matches `method`, `url_matches` (a pattern), `status` (one code or a
@@ -74,7 +74,9 @@ def check(spec: HttpResult, ev: Evidence) -> Verdict:
     exchanges = ev.trace.by_type.get("http_exchange", [])
     matched = [s for s in exchanges if _matches(spec, s)]
     if matched:
-        return Verdict.passed(f"{len(matched)} recorded exchange(s) match", evidence=span_ids(matched))
+        return Verdict.passed(
+            f"{len(matched)} recorded exchange(s) match", evidence=span_ids(matched)
+        )
     return Verdict.failed(
         f"none of the {len(exchanges)} recorded HTTP exchange(s) match", observed=len(exchanges)
     )

@@ -7,7 +7,7 @@ from hotato.model.results import Verdict
 from hotato.model.status import Source
 
 
-class Latency(Spec, tag="latency"):
+class Latency(Spec, tag="latency", frozen=True):
     """Reads `latency_ms` (or end minus start) of `tool` calls or `span_type` spans.
 
     Passes when the worst measured latency is at most `max_ms`.
@@ -44,7 +44,13 @@ def check(spec: Latency, ev: Evidence) -> Verdict:
         return Verdict.inconclusive(f"no latency was measured for {what} ({len(spans)} span(s))")
     worst, span = max(measured, key=lambda pair: pair[0])
     if worst <= spec.max_ms:
-        return Verdict.passed(f"worst latency of {what} was {worst:g} ms (bound {spec.max_ms:g} ms)",
-                              observed=worst, evidence=[span.id])
-    return Verdict.failed(f"worst latency of {what} was {worst:g} ms, over {spec.max_ms:g} ms",
-                          observed=worst, evidence=[span.id])
+        return Verdict.passed(
+            f"worst latency of {what} was {worst:g} ms (bound {spec.max_ms:g} ms)",
+            observed=worst,
+            evidence=[span.id],
+        )
+    return Verdict.failed(
+        f"worst latency of {what} was {worst:g} ms, over {spec.max_ms:g} ms",
+        observed=worst,
+        evidence=[span.id],
+    )

@@ -9,7 +9,7 @@ from hotato.model.results import Verdict
 from hotato.model.status import Source
 
 
-class Order(Spec, tag="order"):
+class Order(Spec, tag="order", frozen=True):
     """Reads the transcript's turns (of `role`) and finds the first match of each pattern.
 
     Passes when the first match of `before` comes before the first match of `after`, and
@@ -55,7 +55,13 @@ def check(spec: Order, ev: Evidence) -> Verdict:
         return Verdict.passed(f"{missing!r} was never said; the order holds vacuously")
     ids = [f"t_{first_before[0]}", f"t_{first_after[0]}"]
     if first_before < first_after:
-        return Verdict.passed(f"{spec.before!r} (turn {first_before[0]}) came before "
-                              f"{spec.after!r} (turn {first_after[0]})", evidence=ids)
-    return Verdict.failed(f"{spec.after!r} (turn {first_after[0]}) came before "
-                          f"{spec.before!r} (turn {first_before[0]})", evidence=ids)
+        return Verdict.passed(
+            f"{spec.before!r} (turn {first_before[0]}) came before "
+            f"{spec.after!r} (turn {first_after[0]})",
+            evidence=ids,
+        )
+    return Verdict.failed(
+        f"{spec.after!r} (turn {first_after[0]}) came before "
+        f"{spec.before!r} (turn {first_before[0]})",
+        evidence=ids,
+    )

@@ -49,7 +49,7 @@ class Part(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return Source.TRACE
 
 
-class Outcome(Spec, tag="outcome"):
+class Outcome(Spec, tag="outcome", frozen=True):
     """Resolves the task over its sub-predicates: `{tool_called: NAME}` (optionally
     `args_subset`), `{phrase: REGEX, role}`, `{field_present: PATH, tool: NAME}` (the tool's
     recorded result carries the field), `{state: {resource, filters, expect}}`, and
@@ -66,7 +66,10 @@ class Outcome(Spec, tag="outcome"):
           kind: outcome
           all_of:
             - {tool_called: issue_refund}
-            - {state: {resource: orders, filters: {order_id: A-1}, expect: {refund_status: refunded}}}
+            - state:
+                resource: orders
+                filters: {order_id: A-1}
+                expect: {refund_status: refunded}
     """
 
     all_of: tuple[Part, ...] = ()
@@ -80,8 +83,10 @@ def _validate(spec: Outcome) -> list[str]:
     for group in ("all_of", "any_of"):
         for i, part in enumerate(getattr(spec, group)):
             if len(part.chosen()) != 1:
-                problems.append(f"{group}[{i}] needs exactly one of tool_called, phrase, "
-                                "field_present, state, assertion")
+                problems.append(
+                    f"{group}[{i}] needs exactly one of tool_called, phrase, "
+                    "field_present, state, assertion"
+                )
             if part.field_present is not None and part.tool is None:
                 problems.append(f"{group}[{i}] field_present needs 'tool'")
             problems += pattern_problems(part.phrase)
@@ -117,9 +122,12 @@ def _part(spec: Outcome, part: Part, ev: Evidence) -> tuple[bool | None, str]:
         return bool(found), f"tool {part.tool_called!r} {'ran' if found else 'never ran'}"
     spans = [s for s in ev.trace.tool_calls.get(str(part.tool), []) if s.has_result]
     if not spans:
-        return (None if ev.trace.tool_calls.get(str(part.tool)) else False), \
-            f"tool {part.tool!r} recorded no result"
-    present = any(not missing(dotted(as_object(s.result()), str(part.field_present))) for s in spans)
+        return (
+            None if ev.trace.tool_calls.get(str(part.tool)) else False
+        ), f"tool {part.tool!r} recorded no result"
+    present = any(
+        not missing(dotted(as_object(s.result()), str(part.field_present))) for s in spans
+    )
     return present, f"field {part.field_present!r} {'is' if present else 'is not'} in the result"
 
 
@@ -127,8 +135,16 @@ def _state_part(spec: Outcome, part: StatePart, ev: Evidence) -> tuple[bool | No
     if ev.state is None:
         return None, "no state adapter was supplied"
     try:
-        record = read(ev.state, ev.state.after, assertion_id=spec.id, kind="outcome", phase="after",
-                      resource=part.resource, filters=part.filters, expect=part.expect)
+        record = read(
+            ev.state,
+            ev.state.after,
+            assertion_id=spec.id,
+            kind="outcome",
+            phase="after",
+            resource=part.resource,
+            filters=part.filters,
+            expect=part.expect,
+        )
     except StateUnavailable as exc:
         return None, f"state could not be read ({exc.cause})"
     if record is None:

@@ -11,7 +11,7 @@ from hotato.model.results import Verdict
 from hotato.model.status import Source
 
 
-class Phrase(Spec, tag="phrase"):
+class Phrase(Spec, tag="phrase", frozen=True):
     """Reads the transcript's turns (of `role`), by pattern. Patterns run on RE2, without case
     unless `case_sensitive: true`.
 
@@ -58,9 +58,14 @@ def check(spec: Phrase, ev: Evidence) -> Verdict:
     where = f"{spec.position} {who}turn" if spec.position != "any" else f"any {who}turn"
     if spec.absent:
         if hit is not None:
-            return Verdict.failed(f"{spec.regex!r} was said in turn {hit.index} ({hit.role})",
-                                  evidence=[hit.id])
+            return Verdict.failed(
+                f"{spec.regex!r} was said in turn {hit.index} ({hit.role})", evidence=[hit.id]
+            )
         return Verdict.passed(f"{spec.regex!r} was never said in {where}")
     if hit is not None:
-        return Verdict.passed(f"{spec.regex!r} matched turn {hit.index} ({hit.role})", evidence=[hit.id])
-    return Verdict.failed(f"{spec.regex!r} matched no {where} ({len(turns)} read)", observed=len(turns))
+        return Verdict.passed(
+            f"{spec.regex!r} matched turn {hit.index} ({hit.role})", evidence=[hit.id]
+        )
+    return Verdict.failed(
+        f"{spec.regex!r} matched no {where} ({len(turns)} read)", observed=len(turns)
+    )

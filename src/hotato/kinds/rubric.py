@@ -8,7 +8,7 @@ from hotato.kinds._base import Evidence, Spec, kind
 from hotato.model.results import Verdict
 
 
-class JudgeRubric(Spec, tag="judge_rubric"):
+class JudgeRubric(Spec, tag="judge_rubric", frozen=True):
     """A criterion for an advisory model judge (`deterministic: false`).
 
     Never passes or fails in the deterministic lane: it is INCONCLUSIVE there and counted on the
@@ -27,7 +27,7 @@ class JudgeRubric(Spec, tag="judge_rubric"):
     examples: tuple[dict[str, str], ...] = ()
 
 
-class HumanRubric(Spec, tag="human_rubric"):
+class HumanRubric(Spec, tag="human_rubric", frozen=True):
     """A criterion only a person settles, with an Ed25519-signed label.
 
     INCONCLUSIVE until a verified human label for this id is supplied.
@@ -43,8 +43,10 @@ class HumanRubric(Spec, tag="human_rubric"):
 
 @kind(JudgeRubric, reads=set(), deterministic=False)
 def check_judge(spec: JudgeRubric, ev: Evidence) -> Verdict:
-    return Verdict.inconclusive("model-judged criterion: quarantined to the rubric lane; "
-                                "no judge decides a deterministic result")
+    return Verdict.inconclusive(
+        "model-judged criterion: quarantined to the rubric lane; "
+        "no judge decides a deterministic result"
+    )
 
 
 @kind(HumanRubric, reads=set(), deterministic=False)

@@ -24,7 +24,7 @@ class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return {"tool": self.tool} if self.tool is not None else {"span_type": str(self.span_type)}
 
 
-class Sequence(Spec, tag="sequence"):
+class Sequence(Spec, tag="sequence", frozen=True):
     """Reads every span of the trace in time order.
 
     Passes when each step (`{tool: NAME}` or `{span_type: TYPE}`) has a matching span after the
@@ -63,7 +63,9 @@ def check(spec: Sequence, ev: Evidence) -> Verdict:
             if position == len(spec.steps):
                 break
     if position == len(spec.steps):
-        return Verdict.passed(f"all {len(spec.steps)} steps occurred in order", evidence=span_ids(hits))
+        return Verdict.passed(
+            f"all {len(spec.steps)} steps occurred in order", evidence=span_ids(hits)
+        )
     step = spec.steps[position]
     after = "after the previous step" if position else "in the trace"
     return Verdict.failed(

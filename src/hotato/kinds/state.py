@@ -12,7 +12,7 @@ from hotato.model.state import StateUnavailable
 from hotato.model.status import Source
 
 
-class State(Spec, tag="state"):
+class State(Spec, tag="state", frozen=True):
     """Queries the post-call state adapter (your database or API) for one record of `resource`
     matching `filters`, and compares `expect` (dotted paths allowed) type-strictly.
 
@@ -47,11 +47,21 @@ def observed_fields(record: dict[str, Any], paths: list[str]) -> dict[str, Any]:
 def check(spec: State, ev: Evidence) -> Verdict:
     assert ev.state is not None
     try:
-        record = read(ev.state, ev.state.after, assertion_id=spec.id, kind="state", phase="after",
-                      resource=spec.resource, filters=spec.filters, expect=spec.expect)
+        record = read(
+            ev.state,
+            ev.state.after,
+            assertion_id=spec.id,
+            kind="state",
+            phase="after",
+            resource=spec.resource,
+            filters=spec.filters,
+            expect=spec.expect,
+        )
     except StateUnavailable as exc:
-        return Verdict.inconclusive(f"the system of record could not be read ({exc.cause}): "
-                                    f"{exc.message}", details={"cause": exc.cause})
+        return Verdict.inconclusive(
+            f"the system of record could not be read ({exc.cause}): {exc.message}",
+            details={"cause": exc.cause},
+        )
     if record is None:
         return Verdict.failed(f"no {spec.resource!r} record matches {spec.filters}", observed=None)
     bad = mismatched_fields(spec.expect, record)

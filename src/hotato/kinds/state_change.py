@@ -10,13 +10,13 @@ from hotato.kinds._base import Evidence, Spec, kind
 from hotato.kinds._state_read import read
 from hotato.model.match import dotted, missing, same
 from hotato.model.results import Verdict
-from hotato.model.state import NoSnapshot, StateUnavailable
+from hotato.model.state import NoSnapshot, StateReader, StateUnavailable
 from hotato.model.status import Source
 
 _UNSET: Any = msgspec.UNSET
 
 
-class StateChange(Spec, tag="state_change"):
+class StateChange(Spec, tag="state_change", frozen=True):
     """Reads `field` of one `resource` record (matching `filters`) before the call and after it.
 
     Passes when the before value equals `from`, the after value equals `to`, and the value
@@ -61,18 +61,34 @@ def check(spec: StateChange, ev: Evidence) -> Verdict:
     if ev.state.before is None:
         return Verdict.inconclusive(
             f"no before snapshot was supplied for {spec.resource!r}; a change cannot be judged "
-            "(use --state-before, or a sandbox with before/after)")
-    common = {"assertion_id": spec.id, "kind": "state_change", "resource": spec.resource,
-              "filters": spec.filters, "expect": {"field": spec.field}}
+            "(use --state-before, or a sandbox with before/after)"
+        )
+
+    def read_phase(phase: str, reader: StateReader) -> dict[str, Any] | None:
+        assert ev.state is not None
+        return read(
+            ev.state,
+            reader,
+            assertion_id=spec.id,
+            kind="state_change",
+            phase=phase,
+            resource=spec.resource,
+            filters=spec.filters,
+            expect={"field": spec.field},
+        )
+
     try:
-        before = read(ev.state, ev.state.before, phase="before", **common)
-        after = read(ev.state, ev.state.after, phase="after", **common)
+        before = read_phase("before", ev.state.before)
+        after = read_phase("after", ev.state.after)
     except NoSnapshot:
-        return Verdict.inconclusive(f"the before snapshot holds no {spec.resource!r}; "
-                                    "a change cannot be judged")
+        return Verdict.inconclusive(
+            f"the before snapshot holds no {spec.resource!r}; a change cannot be judged"
+        )
     except StateUnavailable as exc:
-        return Verdict.inconclusive(f"the system of record could not be read ({exc.cause}): "
-                                    f"{exc.message}", details={"cause": exc.cause})
+        return Verdict.inconclusive(
+            f"the system of record could not be read ({exc.cause}): {exc.message}",
+            details={"cause": exc.cause},
+        )
     old, new = _value(before, spec.field), _value(after, spec.field)
     observed = {"from": _show(old), "to": _show(new)}
     both_absent = old is _UNSET and new is _UNSET
@@ -88,6 +104,9 @@ def check(spec: StateChange, ev: Evidence) -> Verdict:
     if want_change is not None and moved != want_change:
         wrong.append("the value changed" if moved else "the value did not change")
     if wrong:
-        return Verdict.failed(f"{spec.resource}.{spec.field}: " + "; ".join(wrong), observed=observed)
-    return Verdict.passed(f"{spec.resource}.{spec.field} went {_show(old)!r} -> {_show(new)!r}",
-                          observed=observed)
+        return Verdict.failed(
+            f"{spec.resource}.{spec.field}: " + "; ".join(wrong), observed=observed
+        )
+    return Verdict.passed(
+        f"{spec.resource}.{spec.field} went {_show(old)!r} -> {_show(new)!r}", observed=observed
+    )

@@ -10,7 +10,7 @@ from hotato.model.results import Verdict
 from hotato.model.status import Source
 
 
-class Termination(Spec, tag="termination"):
+class Termination(Spec, tag="termination", frozen=True):
     """Reads the call's last end-of-call span (`call_ended`, `termination`, `hangup`).
 
     Passes when the call ended with `reason` (compared without case) and by `by` (caller, agent
@@ -57,12 +57,16 @@ def check(spec: Termination, ev: Evidence) -> Verdict:
     want = {k: v for k, v in (("reason", spec.reason), ("by", spec.by)) if v is not None}
     if spec.absent:
         if matched:
-            return Verdict.failed(f"the call ended {want}, which must not happen",
-                                  observed=observed, evidence=[last.id] if last else [])
+            return Verdict.failed(
+                f"the call ended {want}, which must not happen",
+                observed=observed,
+                evidence=[last.id] if last else [],
+            )
         return Verdict.passed("the call did not end that way", observed=observed)
     if last is None:
         return Verdict.failed("the trace records no end-of-call span")
     if matched:
         return Verdict.passed(f"the call ended {observed}", observed=observed, evidence=[last.id])
-    return Verdict.failed(f"the call ended {observed}; expected {want}", observed=observed,
-                          evidence=[last.id])
+    return Verdict.failed(
+        f"the call ended {observed}; expected {want}", observed=observed, evidence=[last.id]
+    )

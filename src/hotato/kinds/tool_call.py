@@ -19,7 +19,7 @@ class NeverBefore(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     until: str
 
 
-class ToolCall(Spec, tag="tool_call"):
+class ToolCall(Spec, tag="tool_call", frozen=True):
     """Reads the ingested trace's tool spans, never the transcript.
 
     Passes when a `tool_call` span for `name` exists (arguments containing `args_subset`, a
@@ -71,23 +71,36 @@ def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
     what = f"tool {name!r}" + (f" with arguments {spec.args_subset}" if spec.args_subset else "")
     if spec.absent:
         if found:
-            return Verdict.failed(f"{what} was called {len(found)} time(s) but must not be",
-                                  observed=len(found), evidence=span_ids(found))
+            return Verdict.failed(
+                f"{what} was called {len(found)} time(s) but must not be",
+                observed=len(found),
+                evidence=span_ids(found),
+            )
         return Verdict.passed(f"{what} was never called", observed=0)
     want = bounds(spec.count)
     n = len(found)
     if want.holds(n):  # before the zero-span check: `count: 0` holds on an empty trace
-        return Verdict.passed(f"{what} was called {n} time(s)", observed=n, evidence=span_ids(found))
+        return Verdict.passed(
+            f"{what} was called {n} time(s)", observed=n, evidence=span_ids(found)
+        )
     if not trace.spans:
-        return Verdict.failed(f"the trace was read and holds zero spans; {what} never ran", observed=0)
+        return Verdict.failed(
+            f"the trace was read and holds zero spans; {what} never ran", observed=0
+        )
     if n == 0:
-        return Verdict.failed(f"{what} was never called; the trace holds "
-                              f"{len(trace.by_type.get('tool_call', []))} tool call(s)", observed=0)
-    expected = spec.count if isinstance(spec.count, int) else {
-        k: v for k, v in (("min", want.min), ("max", want.max)) if v is not None
-    }
-    return Verdict.failed(f"{what} was called {n} time(s); expected {expected}",
-                          observed=n, evidence=span_ids(found))
+        return Verdict.failed(
+            f"{what} was never called; the trace holds "
+            f"{len(trace.by_type.get('tool_call', []))} tool call(s)",
+            observed=0,
+        )
+    expected = (
+        spec.count
+        if isinstance(spec.count, int)
+        else {k: v for k, v in (("min", want.min), ("max", want.max)) if v is not None}
+    )
+    return Verdict.failed(
+        f"{what} was called {n} time(s); expected {expected}", observed=n, evidence=span_ids(found)
+    )
 
 
 def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
@@ -98,10 +111,13 @@ def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
             hits.append(span)
             step += 1
     if step == len(order):
-        return Verdict.passed(f"tools ran in the required order {list(order)}", evidence=span_ids(hits))
+        return Verdict.passed(
+            f"tools ran in the required order {list(order)}", evidence=span_ids(hits)
+        )
     seen = [s.name for s in trace.tool_order]
     return Verdict.failed(
-        f"required order {list(order)} broke at {order[step]!r}; tools ran in the order {seen[:20]}",
+        f"required order {list(order)} broke at {order[step]!r}; "
+        f"tools ran in the order {seen[:20]}",
         evidence=span_ids(hits),
     )
 
@@ -109,8 +125,10 @@ def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
 def _check_never_before(rule: NeverBefore, trace: Trace) -> Verdict:
     gate = next((s for s in trace.tool_order if s.name == rule.until), None)
     early = [
-        s for s in trace.tool_order
-        if s.name == rule.tool and (gate is None or (s.time or 0.0, s.index) < (gate.time or 0.0, gate.index))
+        s
+        for s in trace.tool_order
+        if s.name == rule.tool
+        and (gate is None or (s.time or 0.0, s.index) < (gate.time or 0.0, gate.index))
     ]
     if early:
         when = f"before {rule.until!r} ran" if gate else f"and {rule.until!r} never ran"

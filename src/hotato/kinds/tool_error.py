@@ -12,7 +12,7 @@ from hotato.model.status import Source
 ERROR_SPAN_TYPES = frozenset({"tool_timeout", "tool_error"})
 
 
-class ToolError(Spec, tag="tool_error"):
+class ToolError(Spec, tag="tool_error", frozen=True):
     """Reads the errors recorded on tool spans: a truthy `error`, `status: error`, a result with
     `ok: false`, or a `tool_timeout` / `tool_error` span.
 
@@ -58,8 +58,11 @@ def check(spec: ToolError, ev: Evidence) -> Verdict:
     who = f"tool {spec.name!r}" if spec.name else "a tool"
     if spec.absent:
         if found:
-            return Verdict.failed(f"{who} errored but must not have",
-                                  observed=[error_text(s) for s in found[:5]], evidence=span_ids(found))
+            return Verdict.failed(
+                f"{who} errored but must not have",
+                observed=[error_text(s) for s in found[:5]],
+                evidence=span_ids(found),
+            )
         return Verdict.passed(f"{who} never errored")
     if found:
         return Verdict.passed(f"{who} raised: {error_text(found[0])}", evidence=span_ids(found))

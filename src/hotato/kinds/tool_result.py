@@ -11,7 +11,7 @@ from hotato.model.results import Verdict
 from hotato.model.status import Source
 
 
-class ToolResult(Spec, tag="tool_result"):
+class ToolResult(Spec, tag="tool_result", frozen=True):
     """Reads the returned value recorded on the tool's spans in the trace.
 
     Passes when a `tool_call` span for `name` recorded a result containing `result_subset`.
@@ -35,7 +35,9 @@ def check(spec: ToolResult, ev: Evidence) -> Verdict:
     assert ev.trace is not None
     spans = ev.trace.tool_calls.get(spec.name, [])
     if not spans:
-        return Verdict.failed(f"tool {spec.name!r} produced no result span in the trace", observed=0)
+        return Verdict.failed(
+            f"tool {spec.name!r} produced no result span in the trace", observed=0
+        )
     known = [s for s in spans if s.has_result]
     matched = [s for s in known if subset(spec.result_subset, as_object(s.result()))]
     if matched:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
-class StateUnavailable(Exception):  # noqa: N818 - a condition, not a bug
+class StateUnavailable(Exception):
     """The system of record could not be read. `cause` is a short typed reason code."""
 
     def __init__(self, cause: str, message: str) -> None:
@@ -16,7 +16,7 @@ class StateUnavailable(Exception):  # noqa: N818 - a condition, not a bug
         self.message = message
 
 
-class NoSnapshot(Exception):  # noqa: N818
+class NoSnapshot(Exception):
     """No before-snapshot exists for this resource: a state_change cannot be judged."""
 
 

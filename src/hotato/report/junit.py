@@ -9,13 +9,16 @@ from hotato.model.status import Status
 
 
 def suite(name: str, results: list[Result]) -> ET.Element:
-    el = ET.Element("testsuite", {
-        "name": name,
-        "tests": str(len(results)),
-        "failures": str(sum(r.status is Status.FAIL for r in results)),
-        "skipped": str(sum(r.status is Status.INCONCLUSIVE for r in results)),
-        "errors": "0",
-    })
+    el = ET.Element(
+        "testsuite",
+        {
+            "name": name,
+            "tests": str(len(results)),
+            "failures": str(sum(r.status is Status.FAIL for r in results)),
+            "skipped": str(sum(r.status is Status.INCONCLUSIVE for r in results)),
+            "errors": "0",
+        },
+    )
     for r in results:
         case = ET.SubElement(el, "testcase", {"classname": f"{name}.{r.kind}", "name": r.id})
         lane = "" if r.deterministic else "judge lane (advisory): "

@@ -23,8 +23,10 @@ def result_lines(results: list[Result], color: bool) -> list[str]:
     lines = []
     for r in results:
         tag = "" if r.deterministic else " [judge lane]"
-        lines.append(f"  {status_word(r.status, color)}  {r.id:<{width}}  {r.kind:<{kind_width}}  "
-                     f"{r.reason}{tag}")
+        lines.append(
+            f"  {status_word(r.status, color)}  {r.id:<{width}}  {r.kind:<{kind_width}}  "
+            f"{r.reason}{tag}"
+        )
     return lines
 
 
@@ -44,7 +46,9 @@ def render(outcome: RunOutcome, header: str, color: bool = False) -> str:
     t = outcome.tally
     lines.append(f"deterministic: {t.passed} pass, {t.failed} fail, {t.inconclusive} inconclusive")
     j = Tally.of(outcome.judge)
-    lines.append(f"judge (advisory, counted apart): {len(outcome.judge)} "
-                 f"({j.passed} pass, {j.failed} fail, {j.inconclusive} inconclusive)")
+    lines.append(
+        f"judge (advisory, counted apart): {len(outcome.judge)} "
+        f"({j.passed} pass, {j.failed} fail, {j.inconclusive} inconclusive)"
+    )
     lines.append(f"inconclusive policy: {outcome.policy.value}; exit {int(outcome.exit_code)}")
     return "\n".join(lines) + "\n"

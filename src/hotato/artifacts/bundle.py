@@ -1,0 +1,111 @@
+"""Writing a `hotato.conversation` artifact: children hashed as they are written, the manifest
+last, the whole folder built aside and renamed into place so a crash never leaves half of one."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from hotato.model.errors import InputError
+
+MANIFEST = "conversation.json"
+CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Child:
+    """One bound child: either bytes made by the run, or a file copied from the user's inputs."""
+
+    name: str  # assertions, transcript, trace, state, timing, audio, ...
+    filename: str
+    data: bytes | None = None
+    source: str | None = None
+
+
+def check_out_dir(out: str | os.PathLike[str]) -> Path:
+    """`--out` may be new, an empty folder, or an earlier artifact (replaced whole).
+
+    Anything else is refused."""
+    target = Path(out)
+    if target.is_symlink():
+        raise InputError.one(
+            "--out is a symbolic link; refusing to write through it", file=str(out)
+        )
+    if target.exists():
+        if not target.is_dir():
+            raise InputError.one("--out exists and is not a folder", file=str(out))
+        entries = list(target.iterdir())
+        if entries and not (target / MANIFEST).is_file():
+            raise InputError.one(
+                "--out exists, is not empty and is not a hotato artifact; "
+                "refusing to write into it",
+                file=str(out),
+            )
+    elif not target.parent.exists():
+        raise InputError.one("the folder that would hold --out does not exist", file=str(out))
+    return target
+
+
+def _copy_hashed(source: str, dest: Path) -> tuple[str, int]:
+    digest, size = hashlib.sha256(), 0
+    with open(source, "rb") as src, open(dest, "wb") as out:
+        while block := src.read(CHUNK):
+            digest.update(block)
+            out.write(block)
+            size += len(block)
+    return digest.hexdigest(), size
+
+
+Head = Callable[[dict[str, dict[str, Any]]], dict[str, Any]]
+
+
+def write_artifact(
+    out: str | os.PathLike[str], head: Head, children: list[Child]
+) -> dict[str, Any]:
+    """Write children, then the manifest: `head(bound children)` fields, then `artifacts`.
+    Returns the manifest."""
+    target = check_out_dir(out)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        bound: dict[str, dict[str, Any]] = {}
+        for child in children:
+            dest = staging / child.filename
+            if child.source is not None:
+                sha, size = _copy_hashed(child.source, dest)
+            else:
+                data = child.data or b""
+                dest.write_bytes(data)
+                sha, size = hashlib.sha256(data).hexdigest(), len(data)
+            bound[child.name] = {"path": child.filename, "sha256": sha, "bytes": size}
+        ordered = dict(sorted(bound.items()))
+        manifest = {**head(ordered), "artifacts": ordered}
+        (staging / MANIFEST).write_bytes(encode(manifest))
+        _swap_in(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return manifest
+
+
+def _swap_in(staging: Path, target: Path) -> None:
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        os.rename(target, old)
+    os.rename(staging, target)
+    os.chmod(target, 0o755)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def encode(doc: Any) -> bytes:
+    """Stable JSON bytes: 2-space indent, trailing newline."""
+    return msgspec.json.format(msgspec.json.encode(doc), indent=2) + b"\n"

@@ -1,0 +1,171 @@
+"""`conversation verify`: re-hash every bound child, refuse on any doubt. Reads only inside the
+artifact folder and follows no links."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import msgspec
+
+from hotato.artifacts.bundle import CHUNK, MANIFEST
+
+STATE_KINDS = frozenset({"state", "state_change"})
+
+
+@dataclass
+class Report:
+    verified: list[str] = field(default_factory=list)
+    mismatches: list[dict[str, Any]] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    unbound: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    manifest: dict[str, Any] | None = None
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.mismatches or self.missing or self.unbound or self.problems)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ok": not self.refused,
+            "refused": self.refused,
+            "verified": self.verified,
+            "mismatches": self.mismatches,
+            "missing": self.missing,
+            "unbound": self.unbound,
+            "problems": self.problems,
+        }
+
+
+def _hash(path: Path) -> tuple[str, int]:
+    digest, size = hashlib.sha256(), 0
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as handle:
+        while block := handle.read(CHUNK):
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size
+
+
+def _safe_child(base: Path, rel: Any) -> tuple[Path | None, str | None]:
+    if not isinstance(rel, str) or not rel:
+        return None, "child path must be a non-empty string"
+    pure = PurePosixPath(rel)
+    if pure.is_absolute() or rel.startswith("\\") or (len(rel) > 1 and rel[1] == ":"):
+        return None, f"child path {rel!r} is absolute"
+    if ".." in pure.parts:
+        return None, f"child path {rel!r} leaves the artifact folder"
+    path = base.joinpath(*pure.parts)
+    probe = base
+    for part in pure.parts:
+        probe = probe / part
+        if probe.is_symlink():
+            return None, f"child path {rel!r} is a link; refusing to follow it"
+    return path, None
+
+
+def _read_manifest(base: Path, report: Report) -> dict[str, Any] | None:
+    if base.is_symlink():
+        report.problems.append("the artifact folder is a link; refusing to follow it")
+        return None
+    if not base.is_dir():
+        report.problems.append("the artifact folder does not exist")
+        return None
+    mpath = base / MANIFEST
+    if mpath.is_symlink():
+        report.problems.append(f"{MANIFEST} is a link; refusing to follow it")
+        return None
+    if not mpath.is_file():
+        report.missing.append(MANIFEST)
+        return None
+    try:
+        manifest = msgspec.json.decode(mpath.read_bytes())
+    except msgspec.DecodeError as exc:
+        report.problems.append(f"{MANIFEST} is not valid JSON ({exc})")
+        return None
+    if not isinstance(manifest, dict) or manifest.get("kind") not in (
+        "hotato.conversation",
+        "hotato.conversation.v1",
+    ):
+        report.problems.append(f"{MANIFEST} is not a hotato.conversation manifest")
+        return None
+    if not isinstance(manifest.get("artifacts"), dict):
+        report.problems.append(f"{MANIFEST} has no 'artifacts' mapping")
+        return None
+    return manifest
+
+
+def verify_artifact(folder: str | os.PathLike[str]) -> Report:
+    base = Path(folder)
+    report = Report()
+    manifest = _read_manifest(base, report)
+    if manifest is None:
+        return report
+    report.manifest = manifest
+    children: dict[str, Any] = manifest["artifacts"]
+    if "assertions" not in children:
+        report.unbound.append("assertions: the manifest binds no evaluated results")
+    for name, entry in sorted(children.items()):
+        if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
+            report.problems.append(f"artifacts.{name} is malformed (needs path, sha256, bytes)")
+            continue
+        path, why = _safe_child(base, entry.get("path"))
+        if path is None:
+            report.problems.append(f"artifacts.{name}: {why}")
+            continue
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            report.missing.append(name)
+            continue
+        if not stat.S_ISREG(mode):
+            report.problems.append(f"artifacts.{name} is not a regular file")
+            continue
+        sha, size = _hash(path)
+        if sha != entry["sha256"] or size != entry.get("bytes"):
+            report.mismatches.append(
+                {
+                    "name": name,
+                    "path": entry["path"],
+                    "expected": {"sha256": entry["sha256"], "bytes": entry.get("bytes")},
+                    "actual": {"sha256": sha, "bytes": size},
+                }
+            )
+            continue
+        report.verified.append(name)
+    if "assertions" in report.verified and "state" not in children:
+        _check_state_bound(base, children["assertions"], report)
+    return report
+
+
+def _check_state_bound(base: Path, entry: dict[str, Any], report: Report) -> None:
+    """A determinate state verdict must have its state evidence bound beside it."""
+    path, _ = _safe_child(base, entry.get("path"))
+    if path is None:
+        return
+    try:
+        doc = msgspec.json.decode(path.read_bytes())
+    except msgspec.DecodeError:
+        report.problems.append("the bound assertions child is not valid JSON")
+        return
+    for result in _results(doc):
+        if result.get("kind") in STATE_KINDS and result.get("status") in ("PASS", "FAIL"):
+            report.unbound.append(
+                f"state: {result.get('id')!r} is {result.get('status')} but no "
+                "state evidence is bound"
+            )
+
+
+def _results(doc: Any) -> list[dict[str, Any]]:
+    if isinstance(doc, dict):
+        if isinstance(doc.get("results"), list):
+            return [r for r in doc["results"] if isinstance(r, dict)]
+        inner = doc.get("assertions")
+        if isinstance(inner, dict):
+            return _results(inner)
+    return []

@@ -1,0 +1,86 @@
+"""Binding a test run's evidence into a `hotato.conversation` artifact."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from hotato.artifacts.bundle import Child, encode, write_artifact
+from hotato.conversation.calls import CallFiles
+from hotato.model.errors import InputError
+
+ORIGINS = ("real", "simulated", "fixture")
+
+
+def created_at(pinned: str | None) -> str:
+    if pinned is None:
+        return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        datetime.fromisoformat(pinned.replace("Z", "+00:00"))
+    except ValueError:
+        raise InputError.one(
+            f"--created-at {pinned!r} is not an ISO 8601 time (e.g. 2026-01-01T00:00:00Z)"
+        ) from None
+    return pinned
+
+
+def origin(kind: str, simulator: dict[str, Any] | None) -> dict[str, Any]:
+    if kind == "simulated":
+        if not simulator:
+            raise InputError.one(
+                "--origin simulated needs the test's 'simulator' block "
+                "(model_id, scenario_id, seed)"
+            )
+        return {"kind": "simulated", "simulator": simulator}
+    return {"kind": kind}
+
+
+def conversation_id(test_id: str, agent: str, when: str, digests: list[str]) -> str:
+    h = hashlib.sha256("\x00".join([test_id, agent, when, *digests]).encode())
+    return "conv_" + h.hexdigest()[:20]
+
+
+def bind(
+    out: str,
+    test_id: str,
+    agent: str,
+    when: str,
+    origin_doc: dict[str, Any],
+    document: dict[str, Any],
+    files: CallFiles,
+    state_doc: dict[str, Any] | None,
+) -> dict[str, Any]:
+    children = [Child("assertions", "assertions.json", data=encode(document))]
+    if files.transcript:
+        children.append(Child("transcript", "transcript.json", source=files.transcript))
+    if files.trace:
+        children.append(
+            Child("trace", "trace" + _suffix(files.trace, ".jsonl"), source=files.trace)
+        )
+    if state_doc is not None:
+        children.append(Child("state", "state-evidence.json", data=encode(state_doc)))
+    if files.audio:
+        children.append(Child("audio", "audio" + _suffix(files.audio, ".wav"), source=files.audio))
+
+    def head(bound: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        digests = [f"{n}:{b['sha256']}" for n, b in sorted(bound.items())]
+        return {
+            "kind": "hotato.conversation",
+            "version": 1,
+            "conversation_id": conversation_id(test_id, agent, when, digests),
+            "test_id": test_id,
+            "agent_id": agent,
+            "created_at": when,
+            "origin": origin_doc,
+        }
+
+    return write_artifact(out, head, children)
+
+
+def _suffix(path: str, default: str) -> str:
+    suffixes = (
+        "".join(Path(path).suffixes[-2:]) if path.endswith(".otlp.json") else Path(path).suffix
+    )
+    return suffixes or default

@@ -1,0 +1,125 @@
+"""`hotato test run`: conversation tests against recorded calls, one, several trials, or a suite."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from hotato.cli._options import evidence_options
+from hotato.cli._run import Exit
+
+
+@click.group("test")
+def test_group() -> None:
+    """Run conversation tests (hotato.conversation-test v1) against recorded calls."""
+
+
+@test_group.command("run")
+@click.argument("test_path", metavar="TEST|DIR")
+@click.option(
+    "--agent", required=True, metavar="ID", help="The agent under test (recorded in the artifact)."
+)
+@evidence_options
+@click.option(
+    "--audio", metavar="FILE", help="The call's recording, bound into the artifact by digest."
+)
+@click.option(
+    "--out",
+    metavar="DIR",
+    help="Write the tamper-evident artifact here (new, empty, or an "
+    "earlier artifact, which is replaced whole).",
+)
+@click.option(
+    "--repetitions",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Replay the deterministic lane N times (overrides the file).",
+)
+@click.option(
+    "--trials",
+    metavar="DIR",
+    help="A folder of recorded calls of this test, one per "
+    "sub-folder: independent trials for pass@k, pass^k and a Wilson interval.",
+)
+@click.option("--k", "k", type=click.IntRange(min=1), help="k for pass@k and pass^k (default: n).")
+@click.option(
+    "--created-at",
+    metavar="TS",
+    help="Pin the artifact's time (ISO 8601) for a byte-identical artifact.",
+)
+@click.option(
+    "--origin",
+    "origin_kind",
+    type=click.Choice(["real", "simulated", "fixture"]),
+    default="real",
+    show_default=True,
+    help="Where the call came from.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "junit"]),
+    default="text",
+    show_default=True,
+)
+@click.option("--junit", "junit_path", metavar="FILE", help="Also write JUnit XML here.")
+def run_cmd(
+    test_path: str,
+    agent: str,
+    trace: str | None,
+    trace_format: str,
+    transcript: str | None,
+    state: str | None,
+    state_before: str | None,
+    inconclusive_policy: str | None,
+    audio: str | None,
+    out: str | None,
+    repetitions: int | None,
+    trials: str | None,
+    k: int | None,
+    created_at: str | None,
+    origin_kind: str,
+    fmt: str,
+    junit_path: str | None,
+) -> None:
+    """Grade a recorded call against a conversation test.
+
+    The deterministic lane runs; the rubric lane is quarantined (INCONCLUSIVE and counted
+    apart unless a judge is configured). Success is a boolean over the test's named
+    conditions; there is no overall score. The exit code follows the inconclusive policy
+    exactly as `assert run`, raised to 1 when a required condition fails.
+
+    \b
+    TEST may be a folder: every conversation test in it runs against its call folder
+    (the test's `call:` key, or a sibling folder named like the file), one line per test.
+
+    \b
+    Examples:
+      hotato test run refund.yaml --agent support-v3 --transcript turns.json \\
+          --trace call.jsonl --state sandbox.json --out ./conv-artifact
+      hotato test run refund.yaml --agent support-v3 --trials ./recorded-calls --k 3
+      hotato test run tests/ --agent support-v3 --junit report.xml
+    """
+    from hotato.cli._test_flow import Request, run_request
+
+    req = Request(
+        test_path=test_path,
+        agent=agent,
+        trace=trace,
+        trace_format=trace_format,
+        transcript=transcript,
+        state=state,
+        state_before=state_before,
+        audio=audio,
+        policy=inconclusive_policy,
+        out=out,
+        repetitions=repetitions,
+        trials=trials,
+        k=k,
+        created_at=created_at,
+        origin=origin_kind,
+    )
+    code, text = run_request(req, fmt, junit_path, color=sys.stdout.isatty())
+    click.echo(text, nl=False)
+    raise Exit(code)

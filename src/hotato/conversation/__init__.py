@@ -1,0 +1,1 @@
+"""Conversation tests: one call graded against one test file, scorecards, reliability, suites."""

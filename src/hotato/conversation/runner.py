@@ -1,0 +1,120 @@
+"""Grade one call against one conversation test: both lanes, conditions, exit code."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hotato.conversation.reliability import Aggregate
+from hotato.conversation.scorecard import conditions, dimensions, passed
+from hotato.conversation.testfile import ConversationTest
+from hotato.engine.evaluate import Sources, evaluate
+from hotato.engine.policy import Tally, exit_code, resolve_policy
+from hotato.model.results import Result
+from hotato.model.state import StateRead
+from hotato.model.status import ExitCode, Policy
+
+RubricLane = Callable[[ConversationTest, Sources], list[dict[str, Any]]]
+
+
+def no_judge(test: ConversationTest, sources: Sources) -> list[dict[str, Any]]:
+    """The rubric lane with no judge configured: every criterion INCONCLUSIVE, counted apart."""
+    out = []
+    for spec in test.rubric:
+        human = str(spec.__struct_config__.tag) == "human_rubric"
+        out.append(
+            {
+                "id": spec.id,
+                "kind": str(spec.__struct_config__.tag),
+                "dimension": spec.dimension,
+                "deterministic": False,
+                "status": "INCONCLUSIVE",
+                "human_required": human,
+                "reason": "only a signed human label settles this criterion"
+                if human
+                else "no judge configured (--judge-endpoint); the rubric lane is quarantined",
+            }
+        )
+    return out
+
+
+@dataclass
+class TestRun:
+    test: ConversationTest
+    agent: str
+    results: list[Result]
+    rubric: list[dict[str, Any]]
+    policy: Policy
+    conditions: dict[str, bool]
+    passed: bool
+    gate_judge: bool
+    exit_code: ExitCode
+    reliability: Aggregate
+    runs: list[bool]
+    sources: Sources
+    state_reads: list[StateRead] = field(default_factory=list)  # the first run's reads
+    labels: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def tally(self) -> Tally:
+        return Tally.of(self.results)
+
+    def rubric_exit(self) -> int:
+        if not self.gate_judge:
+            return 0
+        statuses = {r["status"] for r in self.rubric}
+        return 1 if "FAIL" in statuses else 2 if "ERROR" in statuses else 0
+
+    @property
+    def dimensions(self) -> dict[str, dict[str, int]]:
+        return dimensions(self.results)
+
+
+def decide_exit(policy_code: ExitCode, ok: bool, rubric_code: int) -> ExitCode:
+    """The policy's code, raised to 1 when a required condition fails, and to the judge's code
+    when the user gates on it. Refusal (2) is never lowered."""
+    code = int(policy_code)
+    if not ok:
+        code = max(code, 1)
+    return ExitCode(max(code, rubric_code))
+
+
+def run_test(
+    test: ConversationTest,
+    sources: Sources,
+    agent: str,
+    policy_flag: str | None = None,
+    repetitions: int | None = None,
+    rubric_lane: RubricLane = no_judge,
+    gate_judge: bool = False,
+    settled: set[str] | None = None,
+) -> TestRun:
+    policy = resolve_policy(policy_flag, test.policy)
+    n = repetitions or test.repetitions
+    results = evaluate(test.deterministic, sources)
+    reads = list(sources.state.reads) if sources.state is not None else []
+    runs = [results] + [evaluate(test.deterministic, sources) for _ in range(n - 1)]
+    rubric = rubric_lane(test, sources)
+    conds = conditions(test.required, results, rubric, settled or set())
+    ok = passed(conds, gate_judge)
+    per_run = [
+        passed(conditions(test.required, r, rubric, settled or set()), gate_judge) for r in runs
+    ]
+    draft = TestRun(
+        test,
+        agent,
+        results,
+        rubric,
+        policy,
+        conds,
+        ok,
+        gate_judge,
+        ExitCode.OK,
+        Aggregate(n, n, sum(per_run), independent=False),
+        per_run,
+        sources,
+        reads,
+    )
+    draft.exit_code = decide_exit(exit_code(results, policy), ok, draft.rubric_exit())
+    return draft

@@ -1,0 +1,75 @@
+"""Text rendering of a test-run document: scorecard, conditions, lanes apart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from hotato.model.results import Result
+from hotato.model.status import Status
+from hotato.report.text import COLORS
+
+
+def _word(status: str, color: bool) -> str:
+    word = f"{status:<12}"
+    if color and status in Status.__members__:
+        return click.style(word, fg=COLORS[Status(status)], bold=True)
+    return word
+
+
+def render(doc: dict[str, Any], results: list[Result], color: bool = False) -> str:
+    out = [f"hotato test run: {doc['test_id']} (agent {doc['agent']})", "", "deterministic lane:"]
+    width = max((len(r.id) for r in results), default=0)
+    for r in results:
+        dim = f"[{r.dimension}] " if r.dimension else ""
+        out.append(f"  {_word(r.status.value, color)}  {r.id:<{width}}  {dim}{r.reason}")
+    if doc["rubric"]["results"]:
+        gated = (
+            "gated by --gate-judge"
+            if doc["rubric"]["gated"]
+            else "advisory, never in the exit code"
+        )
+        out += ["", f"rubric lane ({gated}; deterministic: false):"]
+        for r in doc["rubric"]["results"]:
+            out.append(f"  {_word(r['status'], color)}  {r['id']}  {r.get('reason', '')}")
+    human = doc.get("human")
+    if human:
+        out += ["", "human lane (signed labels):"]
+        for label in human.get("verified", []):
+            out.append(
+                f"  {label['verdict'].upper():<12}  {label['assertion_id']}  by "
+                f"{label['reviewer']} at {label['created_at']} (authority: human)"
+            )
+        for refused in human.get("refused", []):
+            out.append(f"  REFUSED       {refused.get('source', '?')}  {refused.get('reason', '')}")
+    out += ["", "scorecard (pass / fail / inconclusive):"]
+    for dim in doc["report_dimensions"]:
+        t = doc["dimensions"].get(dim, {"pass": 0, "fail": 0, "inconclusive": 0})
+        out.append(f"  {dim:<13} {t['pass']} / {t['fail']} / {t['inconclusive']}")
+    rel = doc["reliability"]["aggregate"]
+    ci = rel["ci"]["wilson"]
+    k = rel["k"]
+    out.append(
+        f"  {'reliability':<13} pass@1 {rel['pass_at_1']:.3f}, pass@{k} {rel['pass_at_k']:.3f}, "
+        f"pass^{k} {rel['pass_caret_k']:.3f}, "
+        f"Wilson 95% [{ci['low']:.3f}, {ci['high']:.3f}] over n={rel['n']}"
+    )
+    if rel.get("note"):
+        out.append(f"  note: {rel['note']}")
+    out += ["", "success conditions:"]
+    for name, value in doc["success"]["conditions"].items():
+        out.append(f"  {'holds ' if value else 'broken'}  {name}")
+    s = doc["summary"]
+    d, rb = s["deterministic"], s["rubric"]
+    out += [
+        "",
+        f"deterministic: {d['pass']} pass, {d['fail']} fail, {d['inconclusive']} inconclusive",
+        f"rubric (counted apart): {rb.get('pass', 0)} pass, {rb.get('fail', 0)} fail, "
+        f"{rb.get('error', 0)} error, {rb.get('inconclusive', 0)} inconclusive",
+        f"success: {'PASSED' if doc['success']['passed'] else 'FAILED'}; "
+        f"inconclusive policy {doc['inconclusive_policy']}; exit {doc['exit_code']}",
+    ]
+    if "artifact" in doc:
+        out.append(f"artifact: {doc['artifact']['path']}")
+    return "\n".join(out) + "\n"
