@@ -1,17 +1,127 @@
-"""`--state SOURCE` and `--state-before FILE` into a StateSource."""
+"""`--state SOURCE` and `--state-before FILE` into a StateSource usable for a whole run.
+
+SOURCE is told apart by its URL scheme or its content: `postgresql://` / `mysql://` URLs, a file
+starting with the SQLite header, an adapter file (YAML or JSON with `adapter: sql | http`), or a
+JSON sandbox. Nothing connects until the first read.
+"""
 
 from __future__ import annotations
 
-from hotato._io import check_readable
-from hotato.adapters.sandbox import load_sandbox
-from hotato.model.state import StateSource
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from hotato._io import read_bytes
+from hotato.adapters.cache import CachedReader
+from hotato.adapters.sandbox import SandboxReader, parse_sandbox, read_sandbox
+from hotato.adapters.sql_connect import is_database_url, sql_target
+from hotato.model.errors import InputError
+from hotato.model.state import StateReader, StateSource
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
 
 
-def open_state(source: str, before: str | None = None) -> StateSource:
-    """Open a state source. Today: a JSON sandbox file."""
-    check_readable(source, "state")
-    after, sandbox_before = load_sandbox(source)
-    before_reader = sandbox_before
-    if before is not None:
-        before_reader, _ = load_sandbox(before)
-    return StateSource(after=after, before=before_reader, description=f"sandbox {source}")
+@dataclass
+class OpenState(StateSource):
+    """A StateSource holding connections: close it when the run ends (or use `with`)."""
+
+    closers: list[Callable[[], None]] = field(default_factory=list, repr=False)
+
+    def close(self) -> None:
+        while self.closers:
+            self.closers.pop()()
+
+    def __enter__(self) -> OpenState:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def open_state(source: str, before: str | None = None) -> OpenState:
+    """Open `source` for one run. The after reader answers each identical question once.
+
+    The before reader is `before` (a snapshot from `hotato state snapshot`, or any sandbox)
+    when given, else the sandbox's own before side, else None.
+    """
+    reader, sandbox_before, description = open_reader(source)
+    cached = CachedReader(reader)
+    before_reader = read_sandbox(before).as_before() if before is not None else sandbox_before
+    state = OpenState(after=cached, before=before_reader, description=description)
+    state.closers.append(cached.close)
+    return state
+
+
+def open_reader(source: str) -> tuple[StateReader, SandboxReader | None, str]:
+    """The uncached reader for SOURCE, a sandbox's before reader, and a description."""
+    if "://" in source:
+        scheme = source.split("://", 1)[0].lower()
+        if scheme in ("http", "https"):
+            raise InputError.one(
+                "an HTTP API is read through an adapter file (base_url, a resource map and "
+                "egress_opt_in: true); see docs/state.md", file=source)
+        if not is_database_url(source):
+            raise InputError.one(f"unsupported state source scheme {scheme!r}; give a JSON "
+                                 "sandbox, a SQLite file, a postgresql:// or mysql:// URL, or "
+                                 "an adapter file", file=source)
+        from hotato.adapters.sql import SqlReader
+
+        target = sql_target(source, file=source)
+        return SqlReader(target), None, f"{target.label} (read-only)"
+    data = read_bytes(source, "state")
+    if data.startswith(_SQLITE_HEADER):
+        from hotato.adapters.sql import SqlReader
+        from hotato.adapters.sql_connect import sqlite_target
+
+        target = sqlite_target(source)
+        return SqlReader(target), None, f"{target.label} (read-only)"
+    return _open_document(source, data)
+
+
+def _open_document(source: str, data: bytes) -> tuple[StateReader, SandboxReader | None, str]:
+    if not data.strip():
+        raise InputError.one("state file is empty", file=source)
+    value: Any = None
+    if source.endswith(".json") or data.lstrip()[:1] in (b"{", b"["):
+        try:
+            value = msgspec.json.decode(data)
+        except msgspec.DecodeError as exc:
+            if source.endswith(".json"):
+                raise InputError.one(f"state file is not valid JSON ({exc})", file=source) from None
+    from hotato.adapters.config import is_adapter_document
+
+    if value is not None and not is_adapter_document(value):
+        box = parse_sandbox(value, source)
+        return box.after_reader(), box.before_reader(), f"sandbox {source}"
+    return _open_adapter(source, data)
+
+
+def _open_adapter(source: str, data: bytes) -> tuple[StateReader, SandboxReader | None, str]:
+    from hotato._documents import parse_document
+    from hotato.adapters.config import HttpConfig, decode_adapter
+
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError.one("state file is neither SQLite, JSON nor YAML text",
+                             file=source) from None
+    doc = parse_document(text, source, "state adapter file", is_json=source.endswith(".json"))
+    from hotato.adapters.config import is_adapter_document
+
+    if not is_adapter_document(doc.value):
+        raise InputError([doc.problem(
+            "$", "a YAML state file is an adapter file: it needs `adapter: sql` or "
+            "`adapter: http` (a sandbox is JSON)")])
+    config = decode_adapter(doc)
+    name = Path(source).name
+    if isinstance(config, HttpConfig):
+        from hotato.adapters.http import HttpReader
+
+        return HttpReader(config), None, f"http {config.spec.base_url} (adapter {name})"
+    from hotato.adapters.sql import SqlReader
+
+    return (SqlReader(config.target, config.resources), None,
+            f"{config.target.label} (read-only, adapter {name})")

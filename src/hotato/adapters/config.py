@@ -1,0 +1,284 @@
+"""Adapter files (YAML or JSON): a `sql` or `http` system of record and its resource map.
+
+Decoded with msgspec into typed structs; every problem in the file is collected and named by
+line and JSON path before anything connects.
+"""
+
+from __future__ import annotations
+
+import difflib
+import ipaddress
+import re
+import string
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from hotato._documents import Document
+from hotato.adapters.sql_connect import SqlTarget, sql_target
+from hotato.adapters.sql_guard import select_problem
+from hotato.model.errors import InputError, Problem
+
+Timeout = Annotated[float, msgspec.Meta(gt=0, le=300)]
+_WHAT = "state adapter file"
+
+
+class SqlResourceSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A table (filters are column equalities) or one parameterized SELECT (`:name`)."""
+
+    table: str | None = None
+    query: str | None = None
+
+
+class SqlAdapterFile(msgspec.Struct, tag_field="adapter", tag="sql", forbid_unknown_fields=True):
+    url: str
+    version: Literal[1] = 1
+    password_env: str | None = None
+    timeout_s: Timeout = 5.0
+    resources: dict[str, Any] | None = None  # None: every table is a resource
+
+
+class BearerAuth(msgspec.Struct, tag_field="type", tag="bearer", forbid_unknown_fields=True):
+    token_env: str
+
+
+class BasicAuth(msgspec.Struct, tag_field="type", tag="basic", forbid_unknown_fields=True):
+    password_env: str
+    username: str | None = None
+    username_env: str | None = None
+
+
+class HeaderAuth(msgspec.Struct, tag_field="type", tag="header", forbid_unknown_fields=True):
+    name: str
+    value_env: str
+
+
+class HttpResourceSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """`path` is a template filled from filters; `query`/`body` map API names to filter names;
+    `record` points at the record in the response (dotted path or JSON pointer)."""
+
+    path: str
+    method: Literal["GET", "POST"] = "GET"
+    query: dict[str, str] = {}
+    body: dict[str, str] = {}
+    record: str = ""
+
+
+class HttpAdapterFile(msgspec.Struct, tag_field="adapter", tag="http", forbid_unknown_fields=True):
+    base_url: str
+    resources: dict[str, Any]
+    egress_opt_in: bool = False
+    allow_http: bool = False
+    version: Literal[1] = 1
+    timeout_s: Timeout = 5.0
+    retries: Annotated[int, msgspec.Meta(ge=0, le=5)] = 2
+    auth: BearerAuth | BasicAuth | HeaderAuth | None = None
+    headers: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class SqlConfig:
+    target: SqlTarget
+    resources: dict[str, SqlResourceSpec] | None
+
+
+@dataclass(frozen=True)
+class HttpConfig:
+    file: str
+    spec: HttpAdapterFile
+    resources: dict[str, HttpResourceSpec]
+
+
+def is_adapter_document(value: Any) -> bool:
+    """An adapter file names its adapter; a sandbox's values are rows, never a string."""
+    return isinstance(value, dict) and isinstance(value.get("adapter"), str)
+
+
+def decode_adapter(doc: Document) -> SqlConfig | HttpConfig:
+    """The typed adapter, or InputError listing every problem in the file."""
+    problems: list[Problem] = []
+    value = doc.value
+    if not isinstance(value, dict):
+        raise InputError([doc.problem("$", "a state adapter file must be a mapping")])
+    if value.get("adapter") not in ("sql", "http"):
+        raise InputError([doc.problem("$.adapter", "`adapter` must be 'sql' or 'http'")])
+    top_type: type[SqlAdapterFile | HttpAdapterFile] = (
+        SqlAdapterFile if value["adapter"] == "sql" else HttpAdapterFile)
+    top = _convert(value, top_type, "$", doc, problems)
+    if top is None:
+        raise InputError(problems)
+    if isinstance(top, SqlAdapterFile):
+        config: SqlConfig | HttpConfig | None = _sql(top, doc, problems)
+    else:
+        config = _http(top, doc, problems)
+    if problems or config is None:
+        raise InputError(problems)
+    return config
+
+
+def _sql(top: SqlAdapterFile, doc: Document, problems: list[Problem]) -> SqlConfig | None:
+    resources: dict[str, SqlResourceSpec] | None = None
+    if top.resources is not None:
+        resources = {}
+        for name, raw in top.resources.items():
+            where = f"$.resources.{name}"
+            spec = _convert(raw, SqlResourceSpec, where, doc, problems)
+            if spec is None:
+                continue
+            if (spec.table is None) == (spec.query is None):
+                problems.append(doc.problem(where, "give exactly one of `table` or `query`"))
+            elif spec.query is not None and (why := select_problem(spec.query)):
+                problems.append(doc.problem(f"{where}.query", why))
+            elif spec.table is not None and not spec.table.strip():
+                problems.append(doc.problem(f"{where}.table", "`table` is empty"))
+            else:
+                resources[name] = spec
+    try:
+        target = sql_target(top.url, password_env=top.password_env,
+                            base_dir=Path(doc.file).parent, timeout_s=top.timeout_s)
+    except InputError as exc:
+        field = "$.password_env" if "password_env" in str(exc) else "$.url"
+        problems.extend(doc.problem(field, p.message) for p in exc.problems)
+        return None
+    return SqlConfig(target, resources)
+
+
+def _http(top: HttpAdapterFile, doc: Document, problems: list[Problem]) -> HttpConfig | None:
+    if top.egress_opt_in is not True:
+        problems.append(doc.problem(
+            "$.egress_opt_in", "an HTTP state adapter sends requests off this machine; "
+            "set `egress_opt_in: true` to allow it"))
+    if why := base_url_problem(top.base_url, top.allow_http):
+        problems.append(doc.problem("$.base_url", why))
+    for name, header in top.headers.items():
+        if name.lower() in ("authorization", "cookie", "proxy-authorization"):
+            problems.append(doc.problem(f"$.headers.{name}", f"{name} carries a credential: "
+                                        "use `auth` with an environment variable name"))
+        elif not _HEADER.fullmatch(name) or "\n" in header or "\r" in header:
+            problems.append(doc.problem(f"$.headers.{name}", "not a valid HTTP header"))
+    if isinstance(top.auth, HeaderAuth) and not _HEADER.fullmatch(top.auth.name):
+        problems.append(doc.problem("$.auth.name", "not a valid HTTP header name"))
+    if isinstance(top.auth, BasicAuth) and (top.auth.username is None) == (
+            top.auth.username_env is None):
+        problems.append(doc.problem("$.auth", "give exactly one of `username` or `username_env`"))
+    resources: dict[str, HttpResourceSpec] = {}
+    for name, raw in top.resources.items():
+        where = f"$.resources.{name}"
+        spec = _convert(raw, HttpResourceSpec, where, doc, problems)
+        if spec is None:
+            continue
+        found = [
+            (f"{where}.path", path_problem(spec.path)),
+            (f"{where}.record", pointer_problem(spec.record)),
+            (f"{where}.body", "a body is sent with POST only" if spec.body and
+             spec.method != "POST" else None),
+        ]
+        bad = [(p, why) for p, why in found if why]
+        problems.extend(doc.problem(p, why) for p, why in bad)
+        if not bad:
+            resources[name] = spec
+    if not top.resources:
+        problems.append(doc.problem("$.resources", "map at least one resource"))
+    return HttpConfig(doc.file, top, resources)
+
+
+_HEADER = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def base_url_problem(url: str, allow_http: bool) -> str | None:
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname
+        _ = parts.port
+    except ValueError:
+        return "not a URL"
+    if parts.scheme not in ("https", "http") or not host:
+        return "base_url must be an https:// URL"
+    if parts.username is not None or parts.password is not None:
+        return "base_url must not carry credentials: use `auth` with environment variable names"
+    if parts.fragment:
+        return "base_url must not have a #fragment"
+    if parts.scheme == "http":
+        if not allow_http:
+            return "base_url must be https:// (plain http is allowed for loopback with allow_http)"
+        if not is_loopback(host):
+            return "plain http is allowed only for a loopback host (localhost, 127.0.0.1, ::1)"
+    return None
+
+
+def is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def path_problem(template: str) -> str | None:
+    if "://" in template or template.startswith("//"):
+        return "path is a path under base_url, not a URL"
+    if "?" in template or "#" in template:
+        return "put query parameters in `query`, not in the path"
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError as exc:
+        return f"path template: {exc}"
+    for _, name, spec, conversion in fields:
+        if name is not None and (not name.isidentifier() or spec or conversion):
+            return f"path placeholders are {{filter_name}}, not {{{name}}}"
+    return None
+
+
+def pointer_problem(pointer: str) -> str | None:
+    if pointer.startswith("/") and re.search(r"~(?![01])", pointer):
+        return "a JSON pointer escapes '~' as ~0 and '/' as ~1"
+    return None
+
+
+def path_fields(template: str) -> list[str]:
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+
+def _convert(value: Any, kind: type[Any], where: str, doc: Document,
+             problems: list[Problem]) -> Any:
+    try:
+        return msgspec.convert(value, kind)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        message, _, at = text.partition(" - at `")
+        path = where + at.rstrip("`")[1:] if at.startswith("$") else where
+        if at and not at.startswith("$"):  # "`key` in `$.x`": a mapping key is not a string
+            path = where + at.split("in `", 1)[-1].rstrip("`")[1:]
+            message = "mapping keys must be strings"
+        problems.append(doc.problem(path, _hint(message, kind, path, where)))
+        return None
+
+
+def _hint(message: str, kind: type[Any], path: str, where: str) -> str:
+    unknown = re.match(r"Object contains unknown field `(.+)`", message)
+    if not unknown:
+        return message.replace("Object missing required field", "missing required field")
+    targets: list[Any] = [kind]
+    for step in path[len(where):].strip(".").split("."):
+        if step:
+            targets = [t for s in targets for t in _field_structs(s, step)]
+    names = [f.encode_name for t in targets for f in msgspec.structs.fields(t)]
+    close = difflib.get_close_matches(unknown.group(1), names, n=1)
+    hint = f" (did you mean `{close[0]}`?)" if close else ""
+    return f"unknown key `{unknown.group(1)}`{hint}"
+
+
+def _field_structs(struct: Any, name: str) -> list[Any]:
+    """The struct types field `name` of `struct` may hold (several for a union)."""
+    for f in msgspec.structs.fields(struct):
+        if f.encode_name == name:
+            return [t for t in (f.type, *getattr(f.type, "__args__", ())) if _is_struct(t)]
+    return []
+
+
+def _is_struct(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, msgspec.Struct)

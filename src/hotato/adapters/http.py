@@ -1,0 +1,271 @@
+"""The HTTP reader: one request per question to an API the adapter file maps, through httpx.
+
+One client per run (connections kept alive). Credentials come from environment variables the
+file names; their values go into request headers only and are scrubbed from every message.
+Redirects are not followed, so a credential never travels to another host, and the process
+environment (proxies, .netrc) is not consulted.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import ssl
+import time
+import urllib.parse
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from hotato.adapters._compare import row_matches
+from hotato.adapters._redact import scrub
+from hotato.adapters.config import (
+    BasicAuth,
+    BearerAuth,
+    HeaderAuth,
+    HttpConfig,
+    HttpResourceSpec,
+    path_fields,
+)
+from hotato.model.errors import InputError
+from hotato.model.match import dotted, missing
+from hotato.model.state import StateUnavailable
+
+if TYPE_CHECKING:
+    import httpx
+
+_ABSENT = object()
+_BACKOFF_S = 0.1
+_STICKY = ("dns", "connection_refused", "tls", "timeout")  # connecting failed: the run stops asking
+
+
+class HttpReader:
+    def __init__(self, config: HttpConfig) -> None:
+        self.config = config
+        self.sent = 0  # requests that left this process, retries included
+        self._headers, self._basic = _credentials(config)
+        self._secrets = [*self._headers.values(), *(self._basic or ())]
+        self._headers.update(config.spec.headers)
+        self._client: httpx.Client | None = None
+        self._down: StateUnavailable | None = None
+
+    def query(self, resource: str, filters: Mapping[str, Any]) -> dict[str, Any] | None:
+        spec = self.config.resources.get(resource)
+        if spec is None:
+            mapped = ", ".join(sorted(self.config.resources)) or "none"
+            raise StateUnavailable("unknown_resource", f"the adapter file maps no resource "
+                                   f"{resource!r} (it maps: {mapped})")
+        wanted = dict(filters)
+        path, params, body, sent = _request_parts(resource, spec, wanted)
+        if self._down is not None:
+            raise self._down.with_traceback(None)
+        response = self._send(spec.method, path, params, body, f"{spec.method} {path}")
+        if response is None:
+            return None
+        where = spec.record or "the response"
+        found = _locate(response, spec.record)
+        if found is _ABSENT:
+            raise StateUnavailable("bad_response", f"{spec.method} {path}: nothing at {where}")
+        for candidate in found if isinstance(found, list) else [found]:
+            if candidate is None:
+                continue
+            if not isinstance(candidate, dict):
+                raise StateUnavailable("bad_response", f"{spec.method} {path}: {where} holds "
+                                       f"{type(candidate).__name__}, not a record (object)")
+            # A filter the request carried is checked when the record shows it; any other
+            # filter must match the record.
+            checks = {k: v for k, v in wanted.items()
+                      if k not in sent or not missing(_field(candidate, k))}
+            if row_matches(candidate, checks):
+                return candidate
+        return None
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self) -> HttpReader:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def _send(self, method: str, path: str, params: dict[str, str], body: dict[str, Any] | None,
+              shown: str) -> Any:
+        """The decoded JSON body; None for 404. Retries connection errors and 5xx."""
+        import httpx
+
+        spec = self.config.spec
+        client = self._client_once()
+        for attempt in range(spec.retries + 1):
+            last = attempt == spec.retries
+            try:
+                self.sent += 1
+                response = client.request(method, path, params=params or None, json=body)
+            except httpx.TimeoutException as exc:
+                failure = StateUnavailable("timeout", self._text(
+                    f"{shown}: no answer within {spec.timeout_s:g}s ({type(exc).__name__})"))
+                if isinstance(exc, httpx.ConnectTimeout):
+                    self._down = failure
+                raise failure from None
+            except httpx.TransportError as exc:
+                cause, retry = _transport_cause(exc)
+                if retry and not last:
+                    time.sleep(_BACKOFF_S * 2**attempt)
+                    continue
+                failure = StateUnavailable(cause, self._text(f"{shown}: {_reason(exc)}"))
+                if cause in _STICKY:
+                    self._down = failure
+                raise failure from None
+            status = response.status_code
+            if status >= 500 and not last:
+                time.sleep(_BACKOFF_S * 2**attempt)
+                continue
+            return self._decode(response, shown)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _decode(self, response: httpx.Response, shown: str) -> Any:
+        import msgspec
+
+        status = response.status_code
+        if status == 404:
+            return None
+        if status in (401, 403):
+            raise StateUnavailable("auth_failed", self._text(f"{shown} answered {status}: the "
+                                                             "credentials were refused"))
+        if status >= 500:
+            raise StateUnavailable("http_5xx", self._text(f"{shown} answered {status} after "
+                                                          f"{self.config.spec.retries} retries"))
+        if not 200 <= status < 300:
+            raise StateUnavailable("http_status", self._text(f"{shown} answered {status}"))
+        try:
+            return msgspec.json.decode(response.content)
+        except msgspec.DecodeError:
+            kind = response.headers.get("content-type", "no content type")
+            raise StateUnavailable("not_json", self._text(
+                f"{shown} answered {status} with a body that is not JSON ({kind})")) from None
+
+    def _client_once(self) -> httpx.Client:
+        import httpx
+
+        if self._client is None:
+            spec = self.config.spec
+            auth = httpx.BasicAuth(*self._basic) if self._basic else None
+            self._client = httpx.Client(
+                base_url=spec.base_url.rstrip("/") + "/", headers=self._headers, auth=auth,
+                timeout=httpx.Timeout(spec.timeout_s), follow_redirects=False, trust_env=False)
+        return self._client
+
+    def _text(self, message: str) -> str:
+        return scrub(message, self._secrets)
+
+
+def _credentials(config: HttpConfig) -> tuple[dict[str, str], tuple[str, str] | None]:
+    """Auth headers (or a basic-auth pair) from the environment; an unset variable refuses."""
+    auth = config.spec.auth
+
+    def env(name: str, field: str) -> str:
+        value = os.environ.get(name)
+        if value is None:
+            raise InputError.one(f"environment variable {name} ({field}) is not set",
+                                 file=config.file, path=f"$.auth.{field}")
+        return value
+
+    if isinstance(auth, BearerAuth):
+        return {"Authorization": f"Bearer {env(auth.token_env, 'token_env')}"}, None
+    if isinstance(auth, HeaderAuth):
+        return {auth.name: env(auth.value_env, "value_env")}, None
+    if isinstance(auth, BasicAuth):
+        user = auth.username if auth.username is not None else env(
+            auth.username_env or "", "username_env")
+        return {}, (user, env(auth.password_env, "password_env"))
+    return {}, None
+
+
+def _request_parts(resource: str, spec: HttpResourceSpec, filters: dict[str, Any]
+                   ) -> tuple[str, dict[str, str], dict[str, Any] | None, set[str]]:
+    """The path, query parameters and body; and which filters the request carried."""
+    used = [*path_fields(spec.path), *spec.query.values(), *spec.body.values()]
+    absent = sorted({name for name in used if name not in filters})
+    if absent:
+        raise StateUnavailable("missing_parameter",
+                               f"the request for {resource!r} needs filter(s) {absent}")
+    path = spec.path.format_map({name: _segment(filters[name]) for name in path_fields(spec.path)})
+    params = {api: _text(filters[name]) for api, name in spec.query.items()}
+    body = None
+    if spec.method == "POST":
+        body = {api: filters[name] for api, name in spec.body.items()}
+    return path.lstrip("/"), params, body, set(used)
+
+
+def _segment(value: Any) -> str:
+    """A filter value as one path segment: '/', '?', '..' and the like cannot leave it."""
+    text = urllib.parse.quote(_text(value), safe="")
+    return text.replace(".", "%2E") if text in (".", "..") else text
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+def _locate(document: Any, pointer: str) -> Any:
+    if not pointer:
+        return document
+    if not pointer.startswith("/"):
+        value = dotted(document, pointer)
+        return _ABSENT if missing(value) else value
+    node = document
+    for raw in pointer[1:].split("/"):
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return _ABSENT
+    return node
+
+
+def _field(record: Any, key: str) -> Any:
+    if isinstance(record, dict) and key in record:
+        return record[key]
+    return dotted(record, key)
+
+
+def _transport_cause(exc: BaseException) -> tuple[str, bool]:
+    """The cause of a failed exchange, and whether another attempt may help."""
+    for link in _chain(exc):
+        if isinstance(link, socket.gaierror):
+            return "dns", link.errno == socket.EAI_AGAIN
+        if isinstance(link, ssl.SSLError):
+            return "tls", False
+        if getattr(link, "errno", None) == errno.ECONNREFUSED:
+            return "connection_refused", True
+    text = str(exc).lower()
+    if "name or service not known" in text or "nodename nor servname" in text:
+        return "dns", False
+    if "temporary failure in name resolution" in text:
+        return "dns", True
+    if "connection refused" in text:
+        return "connection_refused", True
+    if "certificate" in text or "ssl" in text:
+        return "tls", False
+    return "connection_lost", True
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    seen: list[BaseException] = []
+    link: BaseException | None = exc
+    while link is not None and link not in seen:
+        seen.append(link)
+        link = link.__cause__ or link.__context__
+    return seen
+
+
+def _reason(exc: BaseException) -> str:
+    return str(exc).strip() or type(exc).__name__
