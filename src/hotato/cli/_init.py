@@ -19,7 +19,7 @@ HEADER = (
 )
 
 
-def _q(value: str) -> str:
+def yaml_scalar(value: str) -> str:
     """A YAML scalar that reads back as exactly this string: bare when that is safe, else a
     JSON-quoted string (JSON strings are valid YAML)."""
     plain = value and all(c.isalnum() or c in "_-." for c in value) and value[0].isalpha()
@@ -42,12 +42,16 @@ def starter_yaml(tools: list[str]) -> str:
         while ident in used:
             ident, n = f"{_slug(name)}-called-{n}", n + 1
         used.add(ident)
-        lines += [f"  - id: {_q(ident)}", "    kind: tool_call", f"    name: {_q(name)}"]
+        lines += [
+            f"  - id: {yaml_scalar(ident)}",
+            "    kind: tool_call",
+            f"    name: {yaml_scalar(name)}",
+        ]
     if len(tools) >= 2:
         lines += [
             "  - id: tool-call-order",
             "    kind: tool_call",
-            "    require_order: [" + ", ".join(_q(t) for t in tools) + "]",
+            "    require_order: [" + ", ".join(yaml_scalar(t) for t in tools) + "]",
         ]
     return "\n".join(lines) + "\n"
 
@@ -69,7 +73,7 @@ def write_starter(
             raise InputError.one("refusing to overwrite an existing file (use --force)", file=out)
         if target.is_dir():
             raise InputError.one("--out is a folder, expected a file", file=out)
-        _atomic_write(target, header + body)
+        atomic_write(target, header + body)
     if fmt == "json":
         from hotato.report.json_out import dumps
 
@@ -94,7 +98,7 @@ def write_starter(
         )
 
 
-def _atomic_write(target: Path, text: str) -> None:
+def atomic_write(target: Path, text: str) -> None:
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.exists():
         raise InputError.one("the folder for --out does not exist", file=str(target))
