@@ -29,7 +29,7 @@ class CaptureError(msgspec.Struct, forbid_unknown_fields=True):
 class Capture(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     resource: str
     filters: dict[str, Any]
-    found: bool = False
+    found: bool
     error: CaptureError | None = None
 
 
@@ -47,7 +47,7 @@ def capture(reader: StateReader, resource: str, filters: Mapping[str, Any]
     except (StateUnavailable, NoSnapshot) as exc:
         cause = exc.cause if isinstance(exc, StateUnavailable) else "no_snapshot"
         message = exc.message if isinstance(exc, StateUnavailable) else str(exc)
-        return Capture(resource, dict(filters), error=CaptureError(cause, message)), None
+        return Capture(resource, dict(filters), False, CaptureError(cause, message)), None
     return Capture(resource, dict(filters), found=record is not None), record
 
 
