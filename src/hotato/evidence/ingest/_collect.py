@@ -84,6 +84,11 @@ class Collector:
         self._offset += len(payload)
         self.counts[type_] = self.counts.get(type_, 0) + 1
 
+    def observe(self, t_ns: int | None) -> None:
+        """A source moment that is not itself written (a root span): it may be time zero."""
+        if t_ns is not None and (self._min_ns is None or t_ns < self._min_ns):
+            self._min_ns = t_ns
+
     @property
     def origin_ns(self) -> int:
         """Time zero of the call: the format's own, or the earliest span."""

@@ -79,6 +79,7 @@ class Emitter:
     source_format: str = ""
     input_count: int = 0
     turns: list[Turn] = field(default_factory=list)
+    transfer_to: str | None = None  # where the source says transfers went, when a tool does not
     _open: dict[str, _OpenTool] = field(default_factory=dict)
     _turn_seq: int = 0
 
@@ -145,7 +146,7 @@ class Emitter:
         effect = tool_effect(name, arguments, hint)
         when = {"at": start if start is not None else at}
         if effect == "handoff":
-            self.handoff(destination(arguments), seq=effect_seq,
+            self.handoff(destination(arguments) or self.transfer_to, seq=effect_seq,
                          attributes={"via_tool": name}, **when)
         elif effect == "dtmf":
             self.dtmf(digits(arguments), by="agent", seq=effect_seq, **when)

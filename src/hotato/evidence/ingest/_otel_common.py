@@ -37,7 +37,7 @@ def span_error(s: OSpan) -> Any:
     for event in s.events:
         if event.name == "exception":
             message = event.attributes.get("exception.message")
-            etype = event.attributes.get("exception.type") or kind
+            etype = kind or event.attributes.get("exception.type")
             if message or etype:
                 return {k: v for k, v in (("type", etype), ("message", message)) if v}
     if kind:

@@ -75,6 +75,7 @@ def read(sn: Sniffed, em: Emitter, stack: str) -> None:
     mapper = _Mapper(em, stack)
     for s in spans:
         em.input_count += 1
+        em.col.observe(s.start_ns)
         mapper.map(s)
     em.flush_tools()
 

@@ -50,6 +50,8 @@ def read(doc: Any, name: str, em: Emitter) -> None:
     em.deployment.stack = "retell"
     em.col.base_ns = 0  # word times are seconds from the call's start
     em.identify(call.get("call_id"), call.get("agent_id"))
+    target = call.get("transfer_destination")
+    em.transfer_to = target if isinstance(target, str) and target else None
     key = "transcript_with_tool_calls"
     if key not in call:
         key = "transcript_object"
