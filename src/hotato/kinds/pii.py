@@ -1,0 +1,93 @@
+"""pii: was an identifier spoken that must not be? Reports where, never what."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from hotato.kinds._base import Evidence, Role, Spec, kind
+from hotato.kinds._pii_detect import DETECTORS, cues_in, scan
+from hotato.model.evidence import Transcript
+from hotato.model.results import Verdict
+from hotato.model.status import Source
+
+Detector = Literal["ssn", "card_luhn", "email", "phone"]
+
+
+class Pii(Spec, tag="pii", frozen=True):
+    """Reads every transcript turn (of `role`, when given) for identifiers: US social security
+    numbers (never-issued areas 000, 666 and 900-999, group 00 and serial 0000 are not SSNs),
+    card numbers of 13 to 19 digits that pass the Luhn checksum, email addresses and phone
+    numbers (NANP and E.164). Numbers spoken as words count ("five five five, one two one two",
+    "oh" for zero, "double five", digits mixed with words). A hit names the detector, the turn
+    and its role, never the text that matched.
+
+    Passes when no turn read says an identifier.
+    Fails when a turn says one; the hits are listed under `details.hits`.
+    Inconclusive when no transcript was supplied.
+
+    Example:
+        - id: no-card-or-ssn-spoken
+          kind: pii
+          detectors: [ssn, card_luhn]
+          mode: must_not_leak
+          role: agent
+    """
+
+    detectors: tuple[Detector, ...] = ("ssn", "card_luhn", "email", "phone")
+    mode: Literal["must_not_leak"] = "must_not_leak"
+    role: Role | None = None
+
+
+def _validate(spec: Pii) -> list[str]:
+    return [] if spec.detectors else [f"'detectors' needs at least one of {list(DETECTORS)}"]
+
+
+def hits(
+    transcript: Transcript, detectors: tuple[str, ...], role: str | None
+) -> list[dict[str, Any]]:
+    """Every (turn, detector) that fired, in turn order. Cue words carry over one turn, so the
+    answer to "what's your social?" is read as an SSN even when said as nine bare digits."""
+    wanted = {t.index for t in transcript.of_role(role)}
+    found: list[dict[str, Any]] = []
+    before: frozenset[str] = frozenset()
+    for turn in transcript.turns:
+        here = cues_in(turn.text)
+        if turn.index in wanted:
+            for detector, form in scan(turn.text, detectors, here | before).items():
+                found.append(
+                    {
+                        "detector": detector,
+                        "turn": turn.index,
+                        "turn_id": turn.id,
+                        "role": turn.role,
+                        "form": form,
+                    }
+                )
+        before = here
+    return found
+
+
+def _where(hit: dict[str, Any]) -> str:
+    spoken = ", spoken" if hit["form"] == "spoken" else ""
+    return f"{hit['detector']} in turn {hit['turn']} ({hit['role']}{spoken})"
+
+
+@kind(Pii, reads={Source.TRANSCRIPT}, validate=_validate)
+def check(spec: Pii, ev: Evidence) -> Verdict:
+    assert ev.transcript is not None
+    detectors = tuple(d for d in DETECTORS if d in spec.detectors)
+    found = hits(ev.transcript, detectors, spec.role)
+    read = len(ev.transcript.of_role(spec.role))
+    who = f"{spec.role} " if spec.role else ""
+    if not found:
+        return Verdict.passed(
+            f"no identifier ({', '.join(detectors)}) was spoken in {read} {who}turn(s)", observed=0
+        )
+    shown = "; ".join(_where(h) for h in found[:5])
+    more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
+    return Verdict.failed(
+        f"{len(found)} identifier(s) spoken that must not leak: {shown}{more}",
+        observed=len(found),
+        evidence=list(dict.fromkeys(h["turn_id"] for h in found))[:20],
+        details={"hits": found},
+    )
