@@ -123,13 +123,15 @@ def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
 
 
 def _check_never_before(rule: NeverBefore, trace: Trace) -> Verdict:
-    gate = next((s for s in trace.tool_order if s.name == rule.until), None)
-    early = [
-        s
-        for s in trace.tool_order
-        if s.name == rule.tool
-        and (gate is None or (s.time or 0.0, s.index) < (gate.time or 0.0, gate.index))
-    ]
+    # Walk the same time order require_order uses, so both parts of one kind agree on "before".
+    gate: Span | None = None
+    early: list[Span] = []
+    for s in trace.tool_order:
+        if s.name == rule.until:
+            gate = s
+            break
+        if s.name == rule.tool:
+            early.append(s)
     if early:
         when = f"before {rule.until!r} ran" if gate else f"and {rule.until!r} never ran"
         return Verdict.failed(f"{rule.tool!r} was called {when}", evidence=span_ids(early))
