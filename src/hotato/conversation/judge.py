@@ -15,33 +15,29 @@ Outcomes, one meaning each:
 
 from __future__ import annotations
 
-import hashlib
 import ipaddress
 import os
-import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import msgspec
 
-from hotato.model.errors import InputError, UsageError
-
-if TYPE_CHECKING:
-    import httpx
-
-PROMPT_VERSION = "hotato.judge.v1"
-
-SYSTEM_PROMPT = (
-    "You grade one criterion about a recorded phone call between a caller and a voice agent. "
-    "Judge only from the evidence given; do not assume anything it does not show. Answer with "
-    "exactly one JSON object and nothing else, in this form: "
-    '{"verdict": "pass" | "fail" | "inconclusive", "rationale": "<one or two sentences that '
-    'cite the evidence>"}. Answer "inconclusive" when the evidence does not settle the criterion.'
+from hotato.conversation import _judge_cache as cache
+from hotato.conversation._judge_prompt import (
+    SYSTEM_PROMPT,
+    Answer,
+    canonical,
+    evidence_doc,
+    parse_completion,
+    prompt_digest,
+    sha256,
+    user_message,
 )
+from hotato.model.errors import InputError, UsageError
 
 
 class JudgeStatus(StrEnum):
@@ -63,13 +59,17 @@ class RubricResult(msgspec.Struct, kw_only=True, omit_defaults=True):
 
     id: str
     kind: str
-    deterministic: bool  # always False; required so it is always written
+    deterministic: bool  # always False; no default, so it is always written
     status: JudgeStatus
     reason: str
     human_required: bool
     dimension: str | None = None
     rationale: str | None = None
     provenance: Provenance | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = msgspec.to_builtins(self)
+        return out
 
 
 class Rubric(msgspec.Struct, frozen=True, kw_only=True):
@@ -83,27 +83,7 @@ class Rubric(msgspec.Struct, frozen=True, kw_only=True):
     dimension: str | None = None
 
 
-class _Answer(msgspec.Struct, forbid_unknown_fields=True):
-    verdict: Literal["pass", "fail", "inconclusive"]
-    rationale: str
-
-
-class _CacheEntry(msgspec.Struct, forbid_unknown_fields=True):
-    model: str
-    prompt_sha256: str
-    input_sha256: str
-    verdict: Literal["pass", "fail", "inconclusive"]
-    rationale: str
-
-
-_ANSWER_STATUS = {
-    "pass": JudgeStatus.PASS,
-    "fail": JudgeStatus.FAIL,
-    "inconclusive": JudgeStatus.INCONCLUSIVE,
-}
-
-
-# -- configuration --------------------------------------------------------------------------------
+RubricLike = Rubric | Mapping[str, Any] | msgspec.Struct
 
 
 @dataclass(frozen=True)
@@ -163,9 +143,6 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-# -- the judge ------------------------------------------------------------------------------------
-
-
 @dataclass
 class Judge:
     """Asks one configured judge about rubric criteria. One instance per run.
@@ -177,18 +154,13 @@ class Judge:
     config: JudgeConfig | None
     _unavailable: str | None = field(default=None, init=False)
 
-    def evaluate(
-        self,
-        rubric: Rubric | Mapping[str, Any] | msgspec.Struct,
-        transcript: Sequence[Any] | None,
-        trace: Sequence[Mapping[str, Any]] | None,
-    ) -> RubricResult:
+    def evaluate(self, rubric: RubricLike, transcript: Any, trace: Any) -> RubricResult:
+        """One criterion. `transcript`: a list of `{role, text}` or a hotato Transcript;
+        `trace`: a list of span dicts or a hotato Trace; None means not supplied."""
         spec = as_rubric(rubric)
-        result = _Builder(spec)
+        result = _Results(spec)
         if spec.kind == "human_rubric":
-            return result.inconclusive(
-                "human-judged criterion: only a signed human label settles it"
-            )
+            return result.inconclusive("only a signed human label settles this criterion")
         missing = [
             name
             for name, value in (("transcript", transcript), ("trace", trace))
@@ -198,47 +170,44 @@ class Judge:
             return result.inconclusive(
                 f"no {' or '.join(missing)} supplied; the criterion needs it, so no judge was asked"
             )
-        if self.config is None:
+        config = self.config
+        if config is None:
             return result.inconclusive(
                 "no judge configured (--judge-endpoint URL --judge-model NAME); advisory lane"
             )
-        evidence = _evidence(spec, transcript, trace)
-        evidence_bytes = _canonical(evidence)
-        if len(evidence_bytes) > self.config.max_input_bytes:
+        evidence = evidence_doc(
+            transcript if "transcript" in spec.evidence else None,
+            trace if "trace" in spec.evidence else None,
+        )
+        evidence_bytes = canonical(evidence)
+        if len(evidence_bytes) > config.max_input_bytes:
             return result.inconclusive(
                 f"the evidence is {len(evidence_bytes)} bytes, over the judge's limit of "
-                f"{self.config.max_input_bytes}; no judge was asked"
+                f"{config.max_input_bytes}; no judge was asked"
             )
-        prompt = {
-            "version": PROMPT_VERSION,
-            "system": SYSTEM_PROMPT,
-            "criterion": spec.criterion,
-            "examples": list(spec.examples),
-        }
         prov = Provenance(
-            model=self.config.model,
-            prompt_sha256=_sha256(_canonical(prompt)),
-            input_sha256=_sha256(evidence_bytes),
+            model=config.model,
+            prompt_sha256=prompt_digest(spec.criterion, spec.examples),
+            input_sha256=sha256(evidence_bytes),
             cached=False,
         )
-        cached = _cache_read(self.config.cache_dir, prov)
-        if cached is not None:
+        key = (config.model, prov.prompt_sha256, prov.input_sha256)
+        if config.cache_dir is not None and (hit := cache.read(config.cache_dir, *key)):
             prov.cached = True
-            return result.answered(cached.verdict, cached.rationale, prov)
+            return result.answered(hit, prov)
         if self._unavailable is not None:
             return result.error(self._unavailable, prov)
-        answer = self._ask(spec, evidence, prov)
+        answer = self._ask(config, user_message(spec.criterion, spec.examples, evidence))
         if isinstance(answer, str):
             return result.error(answer, prov)
-        _cache_write(self.config.cache_dir, prov, answer)
-        return result.answered(answer.verdict, answer.rationale, prov)
+        if config.cache_dir is not None:
+            cache.write(config.cache_dir, *key, answer)
+        return result.answered(answer, prov)
 
-    def _ask(self, spec: Rubric, evidence: dict[str, Any], prov: Provenance) -> _Answer | str:
+    def _ask(self, config: JudgeConfig, message: str) -> Answer | str:
         """The judge's parsed answer, or why there is none."""
         import httpx
 
-        assert self.config is not None
-        config = self.config
         body = {
             "model": config.model,
             "temperature": 0,
@@ -246,7 +215,7 @@ class Judge:
             "response_format": {"type": "json_object"},
             "messages": [
                 {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": _user_message(spec, evidence)},
+                {"role": "user", "content": message},
             ],
         }
         headers = {"content-type": "application/json"}
@@ -264,23 +233,32 @@ class Judge:
             self._unavailable = f"the judge did not answer within {config.timeout:g}s"
             return self._unavailable
         except httpx.HTTPError as exc:
-            self._unavailable = f"the judge at {_host(config.url)} is unreachable ({_why(exc)})"
+            where = urlsplit(config.url).netloc
+            self._unavailable = f"the judge at {where} is unreachable ({type(exc).__name__})"
             return self._unavailable
-        return _parse(response)
+        return parse_completion(response.status_code, response.content)
 
 
 def evaluate_rubrics(
-    rubrics: Iterable[Rubric | Mapping[str, Any] | msgspec.Struct],
-    transcript: Sequence[Any] | None,
-    trace: Sequence[Mapping[str, Any]] | None,
-    config: JudgeConfig | None,
+    rubrics: Iterable[RubricLike], transcript: Any, trace: Any, config: JudgeConfig | None
 ) -> list[RubricResult]:
-    """The runner's entry point: every rubric criterion of a test, in order."""
+    """Every rubric criterion of a test, in document order, with one Judge for the run."""
     judge = Judge(config)
     return [judge.evaluate(r, transcript, trace) for r in rubrics]
 
 
-def as_rubric(value: Rubric | Mapping[str, Any] | msgspec.Struct) -> Rubric:
+def rubric_lane(config: JudgeConfig | None) -> Callable[[Any, Any], list[dict[str, Any]]]:
+    """A rubric lane for the runner: `lane(test, sources)` judges `test.rubric` over
+    `sources.transcript` and `sources.trace` and returns the results as dicts."""
+
+    def lane(test: Any, sources: Any) -> list[dict[str, Any]]:
+        results = evaluate_rubrics(test.rubric, sources.transcript, sources.trace, config)
+        return [r.to_dict() for r in results]
+
+    return lane
+
+
+def as_rubric(value: RubricLike) -> Rubric:
     """A rubric from a dict or a decoded spec (`kinds.rubric.JudgeRubric` and the like)."""
     if isinstance(value, Rubric):
         return value
@@ -292,7 +270,7 @@ def as_rubric(value: Rubric | Mapping[str, Any] | msgspec.Struct) -> Rubric:
 
 
 @dataclass(frozen=True)
-class _Builder:
+class _Results:
     spec: Rubric
 
     def _make(self, status: JudgeStatus, reason: str, **kw: Any) -> RubricResult:
@@ -313,136 +291,16 @@ class _Builder:
     def error(self, reason: str, prov: Provenance) -> RubricResult:
         return self._make(JudgeStatus.ERROR, reason, provenance=prov)
 
-    def answered(self, verdict: str, rationale: str, prov: Provenance) -> RubricResult:
-        status = _ANSWER_STATUS[verdict]
-        reason = {
-            JudgeStatus.PASS: "the judge found the criterion met (advisory)",
-            JudgeStatus.FAIL: "the judge found the criterion not met (advisory)",
-            JudgeStatus.INCONCLUSIVE: "the judge said the evidence does not settle it",
-        }[status]
-        return self._make(status, reason, rationale=rationale, provenance=prov)
+    def answered(self, answer: Answer, prov: Provenance) -> RubricResult:
+        status, reason = _ANSWERED[answer.verdict]
+        return self._make(status, reason, rationale=answer.rationale, provenance=prov)
 
 
-# -- prompt and answer ----------------------------------------------------------------------------
-
-
-def _evidence(
-    spec: Rubric, transcript: Sequence[Any] | None, trace: Sequence[Mapping[str, Any]] | None
-) -> dict[str, Any]:
-    """Only the sources the criterion names: a transcript-only rubric never sends the trace."""
-    evidence: dict[str, Any] = {}
-    if "transcript" in spec.evidence and transcript is not None:
-        evidence["transcript"] = [_turn(t) for t in getattr(transcript, "turns", transcript)]
-    if "trace" in spec.evidence and trace is not None:
-        evidence["trace"] = [dict(span) for span in trace]
-    return evidence
-
-
-def _turn(turn: Any) -> dict[str, str]:
-    if isinstance(turn, Mapping):
-        return {"role": str(turn.get("role", "")), "text": str(turn.get("text", ""))}
-    return {"role": str(turn.role), "text": str(turn.text)}
-
-
-def _user_message(spec: Rubric, evidence: dict[str, Any]) -> str:
-    parts = [f"Criterion: {spec.criterion}"]
-    if spec.examples:
-        parts.append("Graded examples (JSON):\n" + _canonical(list(spec.examples)).decode())
-    parts.append("Evidence (JSON):\n" + _canonical(evidence).decode())
-    return "\n\n".join(parts)
-
-
-def _parse(response: httpx.Response) -> _Answer | str:
-    if response.status_code != 200:
-        return f"the judge answered HTTP {response.status_code}"
-    try:
-        content = msgspec.json.decode(response.content)["choices"][0]["message"]["content"]
-    except (msgspec.DecodeError, KeyError, IndexError, TypeError):
-        return "the judge's response is not a chat completion"
-    if not isinstance(content, str):
-        return "the judge's response is not a chat completion"
-    try:
-        answer = msgspec.json.decode(content.strip(), type=_Answer)
-    except msgspec.DecodeError as exc:
-        return f"the judge's answer is not the required JSON {{verdict, rationale}} ({exc})"
-    if not answer.rationale.strip():
-        return "the judge gave a verdict without a rationale"
-    return answer
-
-
-# -- cache ----------------------------------------------------------------------------------------
-
-
-def _cache_path(cache_dir: Path, prov: Provenance) -> Path:
-    key = _sha256(
-        _canonical(
-            {
-                "version": PROMPT_VERSION,
-                "model": prov.model,
-                "temperature": 0,
-                "prompt_sha256": prov.prompt_sha256,
-                "input_sha256": prov.input_sha256,
-            }
-        )
-    )
-    return cache_dir / f"{key}.json"
-
-
-def _cache_read(cache_dir: Path | None, prov: Provenance) -> _CacheEntry | None:
-    if cache_dir is None:
-        return None
-    try:
-        entry = msgspec.json.decode(_cache_path(cache_dir, prov).read_bytes(), type=_CacheEntry)
-    except (OSError, msgspec.DecodeError):
-        return None  # absent or unreadable: ask again (the cache is a convenience, not evidence)
-    same = (entry.model, entry.prompt_sha256, entry.input_sha256) == (
-        prov.model,
-        prov.prompt_sha256,
-        prov.input_sha256,
-    )
-    return entry if same else None
-
-
-def _cache_write(cache_dir: Path | None, prov: Provenance, answer: _Answer) -> None:
-    if cache_dir is None:
-        return
-    entry = _CacheEntry(
-        model=prov.model,
-        prompt_sha256=prov.prompt_sha256,
-        input_sha256=prov.input_sha256,
-        verdict=answer.verdict,
-        rationale=answer.rationale,
-    )
-    target = _cache_path(cache_dir, prov)
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-        tmp.write_bytes(msgspec.json.encode(entry) + b"\n")
-        os.replace(tmp, target)
-    except OSError as exc:
-        raise InputError.one(
-            f"cannot write the judge cache: {exc.strerror}", file=str(cache_dir)
-        ) from None
-
-
-# -- helpers --------------------------------------------------------------------------------------
-
-
-def _canonical(value: Any) -> bytes:
-    return msgspec.json.encode(value, order="sorted")
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _host(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname)
-
-
-def _why(exc: Exception) -> str:
-    return type(exc).__name__ if not str(exc) else f"{type(exc).__name__}: {exc}"
+_ANSWERED = {
+    "pass": (JudgeStatus.PASS, "the judge found the criterion met (advisory)"),
+    "fail": (JudgeStatus.FAIL, "the judge found the criterion not met (advisory)"),
+    "inconclusive": (JudgeStatus.INCONCLUSIVE, "the judge said the evidence does not settle it"),
+}
 
 
 __all__ = [
@@ -454,4 +312,5 @@ __all__ = [
     "RubricResult",
     "as_rubric",
     "evaluate_rubrics",
+    "rubric_lane",
 ]
