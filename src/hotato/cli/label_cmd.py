@@ -123,6 +123,7 @@ def sign_cmd(
         note=note,
         created_at=created_at,
     )
+    out_path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(out_path, envelope)
     click.echo(
         f"signed: {assertion_id} = {verdict.lower()} by {reviewer} -> {out_path} "

@@ -33,5 +33,7 @@ def trace_sign(trace: Path, key_path: Path, out_path: Path | None) -> None:
     from hotato.artifacts.trace_auth import sign_trace
 
     key = load_private_key(key_path)
+    if out_path is not None:
+        out_path.parent.mkdir(parents=True, exist_ok=True)
     written = sign_trace(trace, key, out_path)
     click.echo(f"signed: {trace} -> {written} (key id {key_id(key.public_key())})")
