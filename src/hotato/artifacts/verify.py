@@ -138,27 +138,53 @@ def verify_artifact(folder: str | os.PathLike[str]) -> Report:
             )
             continue
         report.verified.append(name)
-    if "assertions" in report.verified and "state" not in children:
-        _check_state_bound(base, children["assertions"], report)
+    if "assertions" in report.verified:
+        _check_state_bound(base, children, report)
     return report
 
 
-def _check_state_bound(base: Path, entry: dict[str, Any], report: Report) -> None:
-    """A determinate state verdict must have its state evidence bound beside it."""
-    path, _ = _safe_child(base, entry.get("path"))
-    if path is None:
+def _check_state_bound(base: Path, children: dict[str, Any], report: Report) -> None:
+    """A determinate state verdict must have its read bound beside it: a `state` child that
+    verified and holds an entry for that assertion id."""
+    doc = _decode_child(base, children["assertions"], "assertions", report)
+    determinate = [
+        r
+        for r in _results(doc)
+        if r.get("kind") in STATE_KINDS and r.get("status") in ("PASS", "FAIL")
+    ]
+    if not determinate:
         return
-    try:
-        doc = msgspec.json.decode(path.read_bytes())
-    except msgspec.DecodeError:
-        report.problems.append("the bound assertions child is not valid JSON")
-        return
-    for result in _results(doc):
-        if result.get("kind") in STATE_KINDS and result.get("status") in ("PASS", "FAIL"):
+    if "state" not in children:
+        for result in determinate:
             report.unbound.append(
                 f"state: {result.get('id')!r} is {result.get('status')} but no "
                 "state evidence is bound"
             )
+        return
+    if "state" not in report.verified:
+        return  # already refused: mismatched, missing or malformed
+    evidence = _decode_child(base, children["state"], "state", report)
+    entries = evidence.get("entries") if isinstance(evidence, dict) else None
+    if not isinstance(entries, list):
+        entries = []
+    ids = {e.get("id") for e in entries if isinstance(e, dict)}
+    for result in determinate:
+        if result.get("id") not in ids:
+            report.unbound.append(
+                f"state: {result.get('id')!r} is {result.get('status')} but the bound "
+                "state evidence holds no read for it"
+            )
+
+
+def _decode_child(base: Path, entry: dict[str, Any], name: str, report: Report) -> Any:
+    path, _ = _safe_child(base, entry.get("path"))
+    if path is None:
+        return None
+    try:
+        return msgspec.json.decode(path.read_bytes())
+    except msgspec.DecodeError:
+        report.problems.append(f"the bound {name} child is not valid JSON")
+        return None
 
 
 def _results(doc: Any) -> list[dict[str, Any]]:
