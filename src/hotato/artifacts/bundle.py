@@ -43,7 +43,7 @@ def check_out_dir(out: str | os.PathLike[str]) -> Path:
         if not target.is_dir():
             raise InputError.one("--out exists and is not a folder", file=str(out))
         entries = list(target.iterdir())
-        if entries and not (target / MANIFEST).is_file():
+        if entries and not _is_artifact(target):
             raise InputError.one(
                 "--out exists, is not empty and is not a hotato artifact; "
                 "refusing to write into it",
@@ -52,6 +52,23 @@ def check_out_dir(out: str | os.PathLike[str]) -> Path:
     elif not target.parent.exists():
         raise InputError.one("the folder that would hold --out does not exist", file=str(out))
     return target
+
+
+def _is_artifact(folder: Path) -> bool:
+    """A real `hotato.conversation` manifest, not merely a file called conversation.json: only
+    an earlier artifact may be replaced whole."""
+    manifest = folder / MANIFEST
+    if manifest.is_symlink() or not manifest.is_file():
+        return False
+    try:
+        doc = msgspec.json.decode(manifest.read_bytes())
+    except (OSError, msgspec.DecodeError):
+        return False
+    return (
+        isinstance(doc, dict)
+        and doc.get("kind") in ("hotato.conversation", "hotato.conversation.v1")
+        and isinstance(doc.get("artifacts"), dict)
+    )
 
 
 def _copy_hashed(source: str, dest: Path) -> tuple[str, int]:
