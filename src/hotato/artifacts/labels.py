@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 import msgspec
 
 from hotato._io import read_bytes
-from hotato.artifacts.manifest_sig import MANIFEST, read_manifest
+from hotato.artifacts.bundle import MANIFEST
+from hotato.artifacts.manifest_sig import read_manifest
 from hotato.artifacts.signing import (
     MalformedEnvelope,
     SignatureError,

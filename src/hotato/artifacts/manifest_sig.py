@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hotato.artifacts._safe_io import read_inside, write_atomic
+from hotato.artifacts.bundle import MANIFEST
 from hotato.artifacts.signing import Tampered, Trust, Unsigned, sign, verify
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-MANIFEST = "conversation.json"
 MANIFEST_SIGNATURE = "conversation.dsse.json"
 PAYLOAD_TYPE = "application/vnd.hotato.conversation+json"
 
@@ -79,7 +79,6 @@ def verify_manifest_signature(
 
 
 __all__ = [
-    "MANIFEST",
     "MANIFEST_SIGNATURE",
     "PAYLOAD_TYPE",
     "ManifestSignature",
