@@ -7,6 +7,7 @@ JSON sandbox. Nothing connects until the first read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,14 +63,14 @@ def open_reader(source: str) -> tuple[StateReader, SandboxReader | None, str]:
         if scheme in ("http", "https"):
             raise InputError.one(
                 "an HTTP API is read through an adapter file (base_url, a resource map and "
-                "egress_opt_in: true); see docs/state.md", file=source)
+                "egress_opt_in: true); see docs/state.md", file=_without_password(source))
         if not is_database_url(source):
             raise InputError.one(f"unsupported state source scheme {scheme!r}; give a JSON "
                                  "sandbox, a SQLite file, a postgresql:// or mysql:// URL, or "
-                                 "an adapter file", file=source)
+                                 "an adapter file", file=_without_password(source))
         from hotato.adapters.sql import SqlReader
 
-        target = sql_target(source, file=source)
+        target = sql_target(source, file=_without_password(source))
         return SqlReader(target), None, f"{target.label} (read-only)"
     data = read_bytes(source, "state")
     if data.startswith(_SQLITE_HEADER):
@@ -79,6 +80,10 @@ def open_reader(source: str) -> tuple[StateReader, SandboxReader | None, str]:
         target = sqlite_target(source)
         return SqlReader(target), None, f"{target.label} (read-only)"
     return _open_document(source, data)
+
+
+def _without_password(url: str) -> str:
+    return re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", url)
 
 
 def _open_document(source: str, data: bytes) -> tuple[StateReader, SandboxReader | None, str]:

@@ -94,7 +94,7 @@ def sql_target(
                                  file=file, path=path)
     elif dialect == "mysql":
         password = os.environ.get("MYSQL_PWD")
-    label = f"{dialect} " + parsed.set(drivername=dialect).render_as_string(hide_password=True)
+    label = parsed.set(drivername=dialect).render_as_string(hide_password=True)
     return SqlTarget(dialect, label, url=parsed.render_as_string(hide_password=False),
                      timeout_s=timeout_s, password=password)
 
@@ -104,7 +104,7 @@ def sqlite_target(path: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> SqlTarget:
     if not db.is_file():
         raise InputError.one("SQLite database file does not exist (it is never created)",
                              file=str(path))
-    return SqlTarget("sqlite", f"sqlite {path}", path=str(db.resolve()), timeout_s=timeout_s)
+    return SqlTarget("sqlite", f"SQLite file {path}", path=str(db.resolve()), timeout_s=timeout_s)
 
 
 def create_engine(target: SqlTarget) -> Engine:

@@ -50,6 +50,8 @@ def unavailable(exc: BaseException, doing: str, secrets: Iterable[str] = ()) -> 
     orig = getattr(exc, "orig", None) or exc  # SQLAlchemy wraps the driver's exception
     detail = _first_line(orig)
     cause = _cause(orig, detail)
+    if cause == "sql_error" and getattr(exc, "connection_invalidated", False):
+        cause = "connection_lost"  # SQLAlchemy recognised a disconnect the text did not name
     return StateUnavailable(cause, scrub(f"could not {doing}: {detail}", secrets))
 
 

@@ -1,0 +1,197 @@
+"""Real systems of record for the adapter tests: PostgreSQL and MariaDB on 127.0.0.1 (started by
+.ci/services; a service that is down fails its tests, nothing is skipped), SQLite files, and
+loopback servers started inside the test."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+MARIADB_URL = "mysql://root@127.0.0.1:3306/test"
+
+# One small orders table in each database; the SQL differs only where the dialects do.
+_DDL = {
+    "sqlite": "CREATE TABLE {t} (id INTEGER PRIMARY KEY, order_id TEXT NOT NULL, zip TEXT, "
+    "amount NUMERIC, refunded BOOLEAN, status TEXT)",
+    "postgresql": "CREATE TABLE {t} (id INTEGER PRIMARY KEY, order_id VARCHAR(20) NOT NULL, "
+    "zip VARCHAR(10), amount NUMERIC(10,2), refunded BOOLEAN, status TEXT)",
+    "mysql": "CREATE TABLE {t} (id INTEGER PRIMARY KEY, order_id VARCHAR(20) NOT NULL, "
+    "zip VARCHAR(10), amount DECIMAL(10,2), refunded BOOLEAN, status TEXT)",
+}
+ROWS = [
+    {"id": 1, "order_id": "A-1001", "zip": "02139", "amount": 25.5, "refunded": True,
+     "status": "refunded"},
+    {"id": 2, "order_id": "A-1002", "zip": "10001", "amount": 10, "refunded": False,
+     "status": "none"},
+]
+
+
+@dataclass
+class Db:
+    """A database holding one fresh table, and a writable side door for the test itself."""
+
+    dialect: str
+    source: str  # what a user passes as --state
+    table: str
+    execute: Callable[..., Any]
+
+    def count(self) -> int:
+        return int(self.execute(f"SELECT COUNT(*) FROM {self.table}")[0][0])
+
+
+def unique(prefix: str = "hotato_t") -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:10]}"
+
+
+def _server_db(url: str, dialect: str) -> Iterator[Db]:
+    import sqlalchemy as sa
+
+    driver = "postgresql+psycopg" if dialect == "postgresql" else "mysql+pymysql"
+    engine = sa.create_engine(url.replace(url.split("://")[0], driver, 1))
+    table = unique()
+
+    def execute(sql: str, **params: Any) -> Any:
+        with engine.begin() as conn:
+            result = conn.execute(sa.text(sql), params)
+            return result.fetchall() if result.returns_rows else None
+
+    execute(_DDL[dialect].format(t=table))
+    for row in ROWS:
+        execute(f"INSERT INTO {table} (id, order_id, zip, amount, refunded, status) "
+                "VALUES (:id, :order_id, :zip, :amount, :refunded, :status)", **row)
+    try:
+        yield Db(dialect, url, table, execute)
+    finally:
+        execute(f"DROP TABLE IF EXISTS {table}")
+        engine.dispose()
+
+
+@pytest.fixture
+def pg() -> Iterator[Db]:
+    yield from _server_db(PG_URL, "postgresql")
+
+
+@pytest.fixture
+def maria() -> Iterator[Db]:
+    yield from _server_db(MARIADB_URL, "mysql")
+
+
+@pytest.fixture
+def lite(tmp_path: Path) -> Iterator[Db]:
+    path = tmp_path / "shop.db"
+    table = "orders"
+    with sqlite3.connect(path) as conn:
+        conn.execute(_DDL["sqlite"].format(t=table))
+        conn.executemany(
+            f"INSERT INTO {table} VALUES (:id, :order_id, :zip, :amount, :refunded, :status)", ROWS)
+
+    def execute(sql: str, **params: Any) -> Any:
+        with sqlite3.connect(path) as conn:
+            return conn.execute(sql, params).fetchall()
+
+    yield Db("sqlite", str(path), table, execute)
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "mysql"])
+def db(request: pytest.FixtureRequest) -> Db:
+    """Each database in turn: the same behaviour is required of all three."""
+    name = {"sqlite": "lite", "postgresql": "pg", "mysql": "maria"}[request.param]
+    return request.getfixturevalue(name)  # type: ignore[no-any-return]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Silent:
+    """A TCP listener that accepts connections and never says a word: a hung server."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = int(self.sock.getsockname()[1])
+        self.held: list[socket.socket] = []
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        self._thread.start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.held.append(conn)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+        for conn in self.held:
+            conn.close()
+
+
+@pytest.fixture
+def silent() -> Iterator[Silent]:
+    server = Silent()
+    yield server
+    server.close()
+
+
+class Proxy:
+    """A TCP forwarder to a real server, which the test can stop: the server going away."""
+
+    def __init__(self, port: int) -> None:
+        self.upstream = port
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = int(self.sock.getsockname()[1])
+        self.open: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.upstream))
+            self.open += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+
+    def stop(self) -> None:
+        # shutdown wakes the thread blocked in accept(); close() alone leaves the port listening
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+        for s in self.open:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
