@@ -67,7 +67,9 @@ class Unsigned(SignatureError):
 
 # -- keys -----------------------------------------------------------------------------------------
 
-_PRIVATE_MARKERS = (b"PRIVATE KEY-----",)
+_PRIVATE = b"PRIVATE KEY-----"  # PKCS8, OpenSSH and the legacy PEM forms all end so
+_PEM_PUBLIC = b"-----BEGIN PUBLIC KEY-----"
+_SSH_PUBLIC = b"ssh-"
 TRUST_SUFFIXES = (".pub", ".pem")
 
 
@@ -119,9 +121,9 @@ def load_private_key(path: str | os.PathLike[str]) -> Ed25519PrivateKey:
     try:
         if b"-----BEGIN OPENSSH PRIVATE KEY-----" in data:
             key = load_ssh_private_key(data, password=None)
-        elif b"-----BEGIN" in data and b"PRIVATE KEY-----" in data:
+        elif _PRIVATE in data:
             key = load_pem_private_key(data, password=None)
-        elif _looks_public(data):
+        elif _PEM_PUBLIC in data or data.lstrip().startswith(_SSH_PUBLIC):
             raise _key_refusal(name, "this is a public key; signing needs the private key")
         else:
             raise _key_refusal(name, _KEY_FORMATS)
@@ -140,11 +142,6 @@ def load_private_key(path: str | os.PathLike[str]) -> Ed25519PrivateKey:
 
 def load_public_key(path: str | os.PathLike[str]) -> Ed25519PublicKey:
     """An Ed25519 public key from a SubjectPublicKeyInfo PEM or an OpenSSH `.pub` line."""
-    name = str(path)
-    return _parse_public_key(read_bytes(path, "public key"), name)
-
-
-def _parse_public_key(data: bytes, name: str) -> Ed25519PublicKey:
     from cryptography.exceptions import UnsupportedAlgorithm
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
     from cryptography.hazmat.primitives.serialization import (
@@ -152,14 +149,16 @@ def _parse_public_key(data: bytes, name: str) -> Ed25519PublicKey:
         load_ssh_public_key,
     )
 
-    if any(marker in data for marker in _PRIVATE_MARKERS):
+    name = str(path)
+    data = read_bytes(path, "public key")
+    if _PRIVATE in data:
         raise _key_refusal(
             name, "this is a private key; trust the public key (the .pub file) instead"
         )
     try:
-        if b"-----BEGIN PUBLIC KEY-----" in data:
+        if _PEM_PUBLIC in data:
             key = load_pem_public_key(data)
-        elif data.lstrip().startswith(b"ssh-"):
+        elif data.lstrip().startswith(_SSH_PUBLIC):
             key = load_ssh_public_key(data.strip())
         else:
             raise _key_refusal(name, _KEY_FORMATS)
@@ -177,10 +176,6 @@ _KEY_FORMATS = (
     "not a key file hotato reads: expected PEM (PKCS8 / SubjectPublicKeyInfo) or OpenSSH "
     "(ssh-keygen -t ed25519)"
 )
-
-
-def _looks_public(data: bytes) -> bool:
-    return b"-----BEGIN PUBLIC KEY-----" in data or data.lstrip().startswith(b"ssh-")
 
 
 def _key_kind(key: object) -> str:
@@ -351,12 +346,6 @@ def verify(
     )
 
 
-def read_envelope_payload(envelope: bytes, source: str | None = None) -> tuple[str, bytes]:
-    """The payload type and payload of an envelope, UNVERIFIED: for messages and inspection only."""
-    env, payload, _ = _decode(envelope, source)
-    return env.payloadType, payload
-
-
 def _decode(data: bytes, source: str | None) -> tuple[Envelope, bytes, list[tuple[str, bytes]]]:
     try:
         env = _envelope_decoder.decode(data)
@@ -410,7 +399,6 @@ __all__ = [
     "pae",
     "private_key_pem",
     "public_key_pem",
-    "read_envelope_payload",
     "sign",
     "verify",
 ]
