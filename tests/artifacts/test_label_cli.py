@@ -206,3 +206,31 @@ def test_trace_sign(tmp_path: Path, ssh_keys: KeyFiles) -> None:
 
     missing = _trace_sign("absent.jsonl", "--key", str(ssh_keys.private), cwd=tmp_path)
     assert missing.code == 2 and "does not exist" in missing.err
+
+
+def test_a_reviewer_settles_a_real_test_run_artifact(cli: Run, tmp_path: Path) -> None:
+    """The whole path: `test run --out`, keygen, sign, verify; then the artifact is edited."""
+    case = Path(__file__).resolve().parents[1] / "conformance/cases/fx-refund-conversation-test-run"
+    ran = cli(
+        "test", "run", str(case / "test.yaml"), "--agent", "support-v3",
+        "--transcript", str(case / "transcript.json"), "--trace", str(case / "trace.jsonl"),
+        "--out", "artifact", "--created-at", PINNED, cwd=tmp_path,
+    )  # fmt: skip
+    assert ran.code == 0, ran.err
+    assert cli("label", "keygen", "--out", "keys", cwd=tmp_path).code == 0
+    signed = _sign(cli, tmp_path / "artifact", tmp_path / "keys/signing.key",
+                   tmp_path / "labels/refund.json", cwd=tmp_path)  # fmt: skip
+    assert signed.code == 0, signed.err
+    typo = cli(
+        "label", "sign", "--artifact", "artifact", "--assertion", "refund-tool-caled",
+        "--verdict", "pass", "--reviewer", "Ana", "--key", "keys/signing.key",
+        "--out", "labels/typo.json", cwd=tmp_path,
+    )  # fmt: skip
+    assert typo.code == 2 and "graded no assertion 'refund-tool-caled'" in typo.err
+    trust = ("--trust", "keys", "--artifact", "artifact")
+    assert _verify(cli, tmp_path / "labels/refund.json", *trust, cwd=tmp_path).code == 0
+    # Any edit to the artifact's manifest makes it another artifact for the label.
+    manifest = tmp_path / "artifact/conversation.json"
+    manifest.write_bytes(manifest.read_bytes().replace(b"support-v3", b"support-v4"))
+    edited = _verify(cli, tmp_path / "labels/refund.json", *trust, cwd=tmp_path)
+    assert edited.code == 2 and "for another artifact" in edited.err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -21,6 +22,7 @@ from hotato.artifacts.labels import (
     LabelPayload,
     WrongArtifact,
     artifact_ref,
+    graded_ids,
     load_labels,
     make_label,
     sign_label,
@@ -324,3 +326,41 @@ def test_any_label_round_trips(reviewer: str, note: str, assertion_id: str, verd
     assert (label.reviewer, label.note, label.assertion_id) == (reviewer, note, assertion_id)
     assert label.verdict == verdict.lower()
     assert (label.conversation_id, label.manifest_sha256) == (ref.conversation_id, "a" * 64)
+
+
+def _bind_results(artifact: Path, results: dict[str, Any]) -> None:
+    """Bind an evaluated-results child the way `test run --out` does."""
+    data = json.dumps(results).encode()
+    (artifact / "assertions.json").write_bytes(data)
+    manifest_path = artifact / "conversation.json"
+    manifest = json.loads(manifest_path.read_bytes())
+    manifest["artifacts"]["assertions"] = {
+        "path": "assertions.json",
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "bytes": len(data),
+    }
+    manifest_path.write_text(json.dumps(manifest))
+
+
+def test_a_label_for_an_assertion_the_artifact_never_graded_is_refused(artifact: Path) -> None:
+    _bind_results(
+        artifact,
+        {
+            "assertions": {"results": [{"id": "refund-tool-called", "status": "PASS"}]},
+            "rubric": {"results": [{"id": "was-empathetic", "status": "INCONCLUSIVE"}]},
+        },
+    )
+    assert graded_ids(artifact, (artifact / "conversation.json").read_bytes()) == [
+        "refund-tool-called",
+        "was-empathetic",
+    ]
+    _label(artifact)
+    _label(artifact, assertion_id="was-empathetic")
+    with pytest.raises(UsageError, match="graded no assertion 'refund-tool-caled'"):
+        _label(artifact, assertion_id="refund-tool-caled")
+
+
+def test_unreadable_bound_results_do_not_block_a_label(artifact: Path) -> None:
+    _bind_results(artifact, {"something": "else"})
+    assert graded_ids(artifact, (artifact / "conversation.json").read_bytes()) is None
+    _label(artifact, assertion_id="anything")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 import msgspec
 
 from hotato._io import read_bytes
+from hotato.artifacts._safe_io import read_inside
 from hotato.artifacts.bundle import MANIFEST
 from hotato.artifacts.manifest_sig import read_manifest
 from hotato.artifacts.signing import (
@@ -208,9 +209,21 @@ def sign_label(
     note: str = "",
     created_at: str | None = None,
 ) -> bytes:
-    """A label for the artifact in `artifact_dir` (its manifest read and hashed now)."""
+    """A label for the artifact in `artifact_dir` (its manifest read and hashed now).
+
+    When the artifact binds its evaluated results, an assertion id it never graded is refused:
+    such a label would settle nothing.
+    """
+    manifest = read_manifest(artifact_dir)
+    ref = ArtifactRef.from_manifest(manifest, str(Path(artifact_dir) / MANIFEST))
+    graded = graded_ids(artifact_dir, manifest)
+    if graded is not None and assertion_id not in graded:
+        raise UsageError.one(
+            f"the artifact graded no assertion {assertion_id!r}; it has: {', '.join(graded)}",
+            file=str(artifact_dir),
+        )
     return make_label(
-        artifact_ref(artifact_dir),
+        ref,
         assertion_id=assertion_id,
         verdict=verdict,
         reviewer=reviewer,
@@ -218,6 +231,30 @@ def sign_label(
         note=note,
         created_at=created_at,
     )
+
+
+def graded_ids(artifact_dir: str | os.PathLike[str], manifest: bytes) -> list[str] | None:
+    """The assertion ids (both lanes) in the artifact's bound results, or None when it binds
+    none hotato can read. `manifest` is the folder's conversation.json, already read."""
+    try:
+        name = msgspec.json.decode(manifest)["artifacts"]["assertions"]["path"]
+    except (msgspec.DecodeError, KeyError, TypeError):
+        return None
+    if not isinstance(name, str) or "/" in name or "\\" in name or name in ("", ".", ".."):
+        return None
+    try:
+        doc = msgspec.json.decode(read_inside(artifact_dir, name, "the bound results"))
+    except (InputError, msgspec.DecodeError):
+        return None
+    lanes = [doc.get("assertions", {}), doc.get("rubric", {}), doc] if isinstance(doc, dict) else []
+    ids = [
+        r["id"]
+        for lane in lanes
+        if isinstance(lane, dict) and isinstance(lane.get("results"), list)
+        for r in lane["results"]
+        if isinstance(r, dict) and isinstance(r.get("id"), str)
+    ]
+    return ids or None
 
 
 # -- verifying ------------------------------------------------------------------------------------
@@ -348,6 +385,7 @@ __all__ = [
     "VerifiedLabel",
     "WrongArtifact",
     "artifact_ref",
+    "graded_ids",
     "load_labels",
     "make_label",
     "sign_label",
