@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from hotato.kinds._pii_spoken import spoken_form
@@ -18,10 +19,18 @@ from hotato.kinds._regex import compile_pattern, encoded
 DETECTORS: tuple[str, ...] = ("ssn", "card_luhn", "email", "phone")
 Form = Literal["written", "spoken"]
 
-_DIGITS = compile_pattern(r"[0-9]+")
-_GROUP_SEPARATORS = frozenset(b" .()-")
+_RUN = compile_pattern(r"[0-9]+(?:[ .()\-]{1,3}[0-9]+)*")
+_SEPARATORS_TO_SPACE = bytes.maketrans(b".()-", b"    ")
+_DIGITS_TO_NUL = bytes.maketrans(b"0123456789", b"\0" * 10)
+_LUHN_DOUBLED = bytes.maketrans(b"0123456789", bytes([0, 2, 4, 6, 8, 1, 3, 5, 7, 9]))
 _SSN_SEPARATORS = (b"-", b" ", b".")
 _CARD_SEPARATORS = (b" ", b"-")
+# Group lengths a NANP number is written in, and whether the exchange must start 2-9 too
+# (bare digit strings are held to the full rule; formatted ones only to the area code's, so
+# the 555-123-4567 of examples counts). Eleven digits lead with the country code 1.
+_NANP_SHAPES = {
+    b"\x0a": True, b"\x0b": True, b"\x03\x03\x04": False, b"\x04\x03\x04": False, b"\x03\x07": False
+}  # fmt: skip
 _EMAIL = compile_pattern(r"[a-z0-9._%+\-]+@[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z]{2,}")
 _SPOKEN_EMAIL = compile_pattern(
     r"(?:^|[^a-z0-9._\-])([a-z0-9][a-z0-9._\-]*)(?:\s+dot\s+[a-z0-9]+)*\s+at\s+[a-z0-9\-]+"
@@ -45,33 +54,40 @@ def cues_in(text: str) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class Run:
-    """Digit groups separated by at most three of ` .()-`, and whether a `+` led them."""
+    """Digit groups apart by one to three of ` .()-` ("(555) 123-4567"), and whether a `+`
+    led them. `shape` holds each group's length as one byte, so a shape such as 3-2-4 is
+    found with `bytes.find` rather than a Python loop over the groups."""
 
-    groups: tuple[bytes, ...]
-    separators: tuple[bytes, ...]  # separators[i] sits between groups[i] and groups[i + 1]
+    groups: list[bytes]
+    separators: list[bytes]  # separators[i] sits between groups[i] and groups[i + 1]
     plus: bool
+
+    @cached_property
+    def shape(self) -> bytes:
+        return bytes(min(len(g), 255) for g in self.groups)
+
+    def at(self, shape: bytes) -> Iterator[int]:
+        """Where groups of these lengths follow one another."""
+        full = self.shape
+        i = full.find(shape)
+        while i >= 0:
+            yield i
+            i = full.find(shape, i + 1)
+
+    def joined(self, i: int, n: int) -> bytes:
+        return b"".join(self.groups[i : i + n])
 
 
 def digit_runs(text: bytes) -> Iterator[Run]:
-    groups: list[bytes] = []
-    seps: list[bytes] = []
-    plus = False
-    last = 0
-    for match in _DIGITS.finditer(text):
+    for match in _RUN.finditer(text):
         start, end = match.span()
-        gap = text[last:start]
-        if groups and 0 < len(gap) <= 3 and all(c in _GROUP_SEPARATORS for c in gap):
-            seps.append(gap)
-            groups.append(text[start:end])
-        else:
-            if groups:
-                yield Run(tuple(groups), tuple(seps), plus)
-            groups, seps = [text[start:end]], []
-            before = text[max(0, start - 2) : start]
-            plus = before.endswith(b"+") or before == b"+("
-        last = end
-    if groups:
-        yield Run(tuple(groups), tuple(seps), plus)
+        run = text[start:end]
+        before = text[max(0, start - 2) : start]
+        yield Run(
+            groups=run.translate(_SEPARATORS_TO_SPACE).split(),
+            separators=[s for s in run.translate(_DIGITS_TO_NUL).split(b"\0") if s],
+            plus=before.endswith(b"+") or before == b"+(",
+        )
 
 
 def valid_ssn(digits: bytes) -> bool:
@@ -80,71 +96,67 @@ def valid_ssn(digits: bytes) -> bool:
     return area not in (0, 666) and area < 900 and digits[3:5] != b"00" and digits[5:] != b"0000"
 
 
+def luhn_ok(digits: bytes) -> bool:
+    """From the right, every second digit doubled (a two-digit product's digits summed)."""
+    kept = digits[-1::-2]
+    return (sum(kept) - 48 * len(kept) + sum(digits[-2::-2].translate(_LUHN_DOUBLED))) % 10 == 0
+
+
 def _ssn(run: Run, cued: bool) -> bool:
-    g, s = run.groups, run.separators
-    for i, group in enumerate(g):
-        if len(group) == 9 and cued and valid_ssn(group):
+    s = run.separators
+    for i in run.at(b"\x03\x02\x04"):
+        if s[i] in _SSN_SEPARATORS and s[i + 1] in _SSN_SEPARATORS and valid_ssn(run.joined(i, 3)):
             return True
-        if (
-            i + 2 < len(g)
-            and (len(group), len(g[i + 1]), len(g[i + 2])) == (3, 2, 4)
-            and s[i] in _SSN_SEPARATORS
-            and s[i + 1] in _SSN_SEPARATORS
-            and valid_ssn(group + g[i + 1] + g[i + 2])
-        ):
-            return True
-    return False
+    return cued and any(valid_ssn(run.groups[i]) for i in run.at(b"\x09"))
 
 
 def _card(run: Run) -> bool:
-    """13 to 19 digits, in groups joined by a space or a dash, passing Luhn, not starting 0.
-
-    Every window of whole groups is tried ("4111 1111 1111 1111 12/25" holds a card), with
-    the Luhn sum kept up to date as the window grows: at most 19 digits per starting group.
-    """
+    """13 to 19 digits passing Luhn, not starting 0: one group, or groups joined by a space or
+    a dash, the first of three digits or more. Every such window is tried, so the card in
+    "4111 1111 1111 1111 12 27" is found; a window holds at most 19 digits."""
     g, s = run.groups, run.separators
-    for i in range(len(g)):
-        if g[i][:1] == b"0":
+    for i, first in enumerate(g):
+        n = len(first)
+        if n < 3 or first[0] == 48:
             continue
-        plain, doubled = [0, 0], [0, 0]  # digit sums by offset parity within the window
-        length = 0
-        for j in range(i, len(g)):
-            if (j > i and s[j - 1] not in _CARD_SEPARATORS) or length + len(g[j]) > 19:
-                break
-            for c in g[j]:
-                d = c - 48
-                plain[length % 2] += d
-                doubled[length % 2] += d * 2 - 9 if d > 4 else d * 2
-                length += 1
-            # the rightmost digit is not doubled: doubled offsets share the length's parity
-            if length >= 13 and (doubled[length % 2] + plain[1 - length % 2]) % 10 == 0:
+        if n >= 13:
+            if n <= 19 and luhn_ok(first):
+                return True
+            continue
+        j = i
+        while j + 1 < len(g) and s[j] in _CARD_SEPARATORS and n + len(g[j + 1]) <= 19:
+            j += 1
+            n += len(g[j])
+            if n >= 13 and luhn_ok(run.joined(i, j - i + 1)):
                 return True
     return False
 
 
-def _nanp10(digits: bytes, strict: bool) -> bool:
-    """Area code starts 2-9; written bare, the exchange must start 2-9 too."""
+def _nanp(digits: bytes, strict: bool) -> bool:
+    if len(digits) == 11:
+        if digits[:1] != b"1":
+            return False
+        digits = digits[1:]
     return digits[0] >= 50 and (not strict or digits[3] >= 50)
+
+
+def _e164(groups: list[bytes]) -> bool:
+    """`+` and 8 to 15 digits: the groups up to the first count of 8 or more."""
+    total = 0
+    for group in groups:
+        total += len(group)
+        if total >= 8:
+            return total <= 15
+    return False
 
 
 def _phone(run: Run) -> bool:
     g, s = run.groups, run.separators
-    if run.plus:  # E.164: + and 8 to 15 digits, the first not 0
-        total = 0
-        for group in g:
-            total += len(group)
-            if 8 <= total <= 15 and g[0][:1] != b"0":
-                return True
-    for i, group in enumerate(g):
-        if len(group) == 10 and _nanp10(group, strict=True):
+    if run.plus and g[0][0] != 48 and _e164(g):
+        return True
+    for shape, strict in _NANP_SHAPES.items():
+        if any(_nanp(run.joined(i, len(shape)), strict) for i in run.at(shape)):
             return True
-        if len(group) == 11 and group[:1] == b"1" and _nanp10(group[1:], strict=True):
-            return True
-        if i + 2 < len(g) and (len(g[i + 1]), len(g[i + 2])) == (3, 4):
-            # 555-123-4567, or 1800-555-1234 as "one eight hundred, ..." is written out
-            area = group if len(group) == 3 else group[1:] if group[:1] == b"1" else b""
-            if len(area) == 3 and _nanp10(area + g[i + 1] + g[i + 2], strict=False):
-                return True
     # a local number, NXX-XXXX, standing alone
     return (
         len(g) == 2 and (len(g[0]), len(g[1])) == (3, 4) and s[0] in (b"-", b".") and g[0][0] >= 50
