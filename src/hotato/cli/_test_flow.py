@@ -84,21 +84,26 @@ def _artifact(
     return {"path": out, "manifest": manifest}
 
 
+def _preflight(req: Request, test: ConversationTest, check_out: bool = True) -> None:
+    """Refuse a bad --out, --created-at or --origin before any work, so nothing is written.
+
+    `check_out` is False for a suite's artifact folder inside an --out not yet made."""
+    if req.out is None:
+        return
+    from hotato.artifacts.bundle import check_out_dir
+    from hotato.cli._artifact import created_at, origin
+
+    if check_out:
+        check_out_dir(req.out)
+    if req.created_at is not None:
+        created_at(req.created_at)
+    origin(req.origin, test.simulator)
+
+
 def _single(
     req: Request, test: ConversationTest, files: CallFiles
 ) -> tuple[TestRun, dict[str, Any]]:
-    if req.out is not None:
-        from hotato.artifacts.bundle import check_out_dir
-
-        check_out_dir(req.out)  # refuse before any work, so nothing is written on a bad --out
-        if req.created_at is not None:
-            from hotato.cli._artifact import created_at
-
-            created_at(req.created_at)
-        if req.origin == "simulated" and not test.simulator:
-            from hotato.cli._artifact import origin
-
-            origin(req.origin, test.simulator)
+    _preflight(req, test)
     run = grade_call(req, test, files)
     doc = test_run_document(run)
     if req.out is not None:
@@ -146,7 +151,15 @@ def _trials(req: Request, test: ConversationTest) -> tuple[list[TestRun], dict[s
             "aggregate": agg.as_dict(),
         },
     }
-    doc["success"] = {**first["success"], "passed": all(r.passed for r in runs)}
+    # Each condition holds only when it holds in every trial, so the conditions agree with
+    # `passed`; the lanes and scorecard beside them are the first trial's (see "trials").
+    doc["success"] = {
+        **first["success"],
+        "conditions": {
+            c: all(r.conditions[c] for r in runs) for c in first["success"]["conditions"]
+        },
+        "passed": all(r.passed for r in runs),
+    }
     return runs, doc
 
 
@@ -183,6 +196,43 @@ def _suite_call(test: ConversationTest, path: Path) -> CallFiles:
     )
 
 
+def _suite_plan(
+    req: Request, tests: list[tuple[ConversationTest, Path]]
+) -> list[tuple[ConversationTest, CallFiles, str | None]]:
+    """Each test with its call folder and artifact folder, every one checked up front."""
+    seen: dict[str, Path] = {}
+    for test, path in tests:
+        if test.id in seen:
+            raise InputError.one(
+                f"two tests share the id {test.id!r} (the other is {seen[test.id]}); "
+                "ids name each test's artifact and must be unique in a suite",
+                file=str(path),
+            )
+        seen[test.id] = path
+    root = Path(req.out) if req.out is not None else None
+    if root is not None:
+        if root.is_symlink() or (root.exists() and not root.is_dir()):
+            raise InputError.one(
+                "--out for a suite must be a folder (one artifact per test inside it)",
+                file=str(root),
+            )
+        if not root.exists() and not root.parent.is_dir():
+            raise InputError.one("the folder that would hold --out does not exist", file=str(root))
+    plan = []
+    for test, path in tests:
+        out = None
+        if root is not None:
+            if test.id in (".", "..") or Path(test.id).name != test.id or "\\" in test.id:
+                raise InputError.one(
+                    f"test id {test.id!r} cannot name an artifact folder inside --out",
+                    file=str(path),
+                )
+            out = str(root / test.id)
+            _preflight(replace(req, out=out), test, check_out=root.exists())
+        plan.append((test, _suite_call(test, path), out))
+    return plan
+
+
 def run_request(req: Request, fmt: str, junit_path: str | None, color: bool) -> tuple[int, str]:
     target = Path(req.test_path)
     if target.is_dir():
@@ -197,31 +247,84 @@ def run_request(req: Request, fmt: str, junit_path: str | None, color: bool) -> 
     if req.trials is not None:
         runs, doc = _trials(req, test)
         run = runs[0]
+        items = [
+            (f"{test.id}[{Path(t['call']).name}]", r, doc)
+            for t, r in zip(doc["trials"], runs, strict=True)
+        ]
     else:
         files = req.files()
         if not req.has_evidence and test.call is not None:
             files = call_files(target.parent / test.call)
         run, doc = _single(req, test, files)
-    _write_junit(junit_path, [(test.id, run, doc)])
-    return doc["exit_code"], _render(fmt, doc, run, color)
+        items = [(test.id, run, doc)]
+    _write_junit(junit_path, items)
+    return doc["exit_code"], _render(fmt, doc, run, color, items)
 
 
-def _render(fmt: str, doc: dict[str, Any], run: TestRun, color: bool) -> str:
+def _render(
+    fmt: str,
+    doc: dict[str, Any],
+    run: TestRun,
+    color: bool,
+    items: list[tuple[str, TestRun, dict[str, Any]]],
+) -> str:
     if fmt == "json":
         from hotato.report.json_out import dumps
 
         return dumps(doc)
     if fmt == "junit":
-        return _junit_text([(run.test.id, run, doc)])
+        return _junit_text(items)
     from hotato.report.test_text import render
 
-    return render(doc, run.results, color)
+    text = render(doc, run.results, color)
+    if "trials" in doc:
+        text += _trials_text(doc)
+    return text
+
+
+def _trials_text(doc: dict[str, Any]) -> str:
+    trials = doc["trials"]
+    first = Path(trials[0]["call"]).name
+    lines = ["", f"trials (independent recorded calls; the lanes above are trial 1, {first}):"]
+    for t in trials:
+        s = t["summary"]
+        lines.append(
+            f"  {'PASSED' if t['passed'] else 'FAILED':<7} {Path(t['call']).name}  "
+            f"{s['pass']} pass, {s['fail']} fail, {s['inconclusive']} inconclusive; "
+            f"exit {t['exit_code']}"
+        )
+    passes = sum(bool(t["passed"]) for t in trials)
+    lines.append(
+        f"success over {len(trials)} trial(s): "
+        f"{'PASSED' if doc['success']['passed'] else 'FAILED'} ({passes} of {len(trials)} passed); "
+        f"exit {doc['exit_code']}"
+    )
+    return "\n".join(lines) + "\n"
 
 
 def _junit_text(items: list[tuple[str, TestRun, dict[str, Any]]]) -> str:
+    """One testsuite per test (or trial): its deterministic results, plus a `success` testcase
+    that fails when a required condition broke, so CI sees a failed test even when no single
+    assertion FAILed (say an INCONCLUSIVE under `no_inconclusive`)."""
+    import xml.etree.ElementTree as ET
+
     from hotato.report import junit
 
-    return junit.render([junit.suite(test_id, run.results) for test_id, run, _ in items])
+    suites = []
+    for name, run, _ in items:
+        el = junit.suite(name, run.results)
+        case = ET.SubElement(el, "testcase", {"classname": f"{name}.success", "name": "success"})
+        if not run.passed:
+            broken = [c for c, ok in run.conditions.items() if not ok]
+            ET.SubElement(
+                case,
+                "failure",
+                {"message": "required condition(s) broken: " + ", ".join(broken), "type": "FAIL"},
+            )
+            el.set("failures", str(int(el.get("failures", "0")) + 1))
+        el.set("tests", str(int(el.get("tests", "0")) + 1))
+        suites.append(el)
+    return junit.render(suites)
 
 
 def _write_junit(path: str | None, items: list[tuple[str, TestRun, dict[str, Any]]]) -> None:
@@ -239,12 +342,18 @@ def _suite(req: Request, folder: Path, fmt: str, junit_path: str | None) -> tupl
             "--transcript, --state, --audio and --trials"
         )
     tests = _suite_tests(folder)
+    plan = _suite_plan(req, tests)
+    # Grade every test before writing anything: a refusal part-way leaves no artifacts behind.
+    graded = []
+    for test, files, out in plan:
+        run = grade_call(req, test, files)
+        graded.append((test, files, out, run, test_run_document(run)))
+    if req.out is not None and not Path(req.out).exists():
+        Path(req.out).mkdir()
     items: list[tuple[str, TestRun, dict[str, Any]]] = []
-    for test, path in tests:
-        out = str(Path(req.out) / test.id) if req.out is not None else None
+    for test, files, out, run, doc in graded:
         if out is not None:
-            Path(req.out or "").mkdir(parents=True, exist_ok=True)
-        run, doc = _single(replace(req, out=out), test, _suite_call(test, path))
+            doc["artifact"] = _artifact(req, test, run, doc, files, out)
         items.append((test.id, run, doc))
     _write_junit(junit_path, items)
     code = max((int(doc["exit_code"]) for _, _, doc in items), default=0)
