@@ -71,7 +71,7 @@ def fake_judge() -> Iterator[FakeJudge]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(judge))
     server.daemon_threads = True
     judge.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     try:
         yield judge
