@@ -78,7 +78,11 @@ def init_cmd(name: str, agent: str, out: str | None, force: bool) -> None:
     from hotato.cli._init import atomic_write
     from hotato.model.errors import InputError
 
+    if not name.strip():
+        raise InputError.one("NAME must not be empty: it becomes the test's id")
     target = Path(out or f"{name}.yaml")
+    if target.is_dir():
+        raise InputError.one("is a folder; give --out a file name", file=str(target))
     if target.exists() and not force:
         raise InputError.one(
             "refusing to overwrite an existing file (use --force)", file=str(target)
