@@ -71,7 +71,7 @@ def cards(draw: st.DrawFn) -> str:
     )
     number = body + luhn_check_digit(body)
     sep = draw(st.sampled_from(["", " ", "-"]))
-    return sep.join(number[i:i + 4] for i in range(0, len(number), 4)) if sep else number
+    return sep.join(number[i : i + 4] for i in range(0, len(number), 4)) if sep else number
 
 
 @st.composite
@@ -87,7 +87,9 @@ def non_luhn_numbers(draw: st.DrawFn) -> str:
 @st.composite
 def emails(draw: st.DrawFn) -> str:
     local = draw(st.from_regex(r"[a-zA-Z0-9][a-zA-Z0-9._+\-]{0,12}", fullmatch=True))
-    labels = draw(st.lists(st.from_regex(r"[a-z0-9]{1,10}", fullmatch=True), min_size=1, max_size=3))
+    labels = draw(
+        st.lists(st.from_regex(r"[a-z0-9]{1,10}", fullmatch=True), min_size=1, max_size=3)
+    )
     tld = draw(st.from_regex(r"[a-z]{2,6}", fullmatch=True))
     return f"{local}@{'.'.join(labels)}.{tld}"
 
@@ -97,10 +99,20 @@ def phones(draw: st.DrawFn) -> str:
     area = f"{draw(st.integers(2, 9))}{draw(st.integers(0, 99)):02d}"
     exchange = f"{draw(st.integers(2, 9))}{draw(st.integers(0, 99)):02d}"
     line = f"{draw(st.integers(0, 9999)):04d}"
-    shape = draw(st.sampled_from([
-        "({a}) {e}-{l}", "{a}-{e}-{l}", "{a}.{e}.{l}", "{a} {e} {l}", "+1 {a} {e} {l}",
-        "1-{a}-{e}-{l}", "{a}{e}{l}", "+1{a}{e}{l}",
-    ]))
+    shape = draw(
+        st.sampled_from(
+            [
+                "({a}) {e}-{l}",
+                "{a}-{e}-{l}",
+                "{a}.{e}.{l}",
+                "{a} {e} {l}",
+                "+1 {a} {e} {l}",
+                "1-{a}-{e}-{l}",
+                "{a}{e}{l}",
+                "+1{a}{e}{l}",
+            ]
+        )
+    )
     return shape.format(a=area, e=exchange, l=line)
 
 
