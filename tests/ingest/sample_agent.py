@@ -82,8 +82,8 @@ def run_sample_call() -> OtlpFileExporter:
                 raise RuntimeError("card declined")
         except RuntimeError:
             pass
-        with tracer.start_as_current_span(
-                "execute_tool send_sms", attributes=tool("send_sms", "call_3", {"to": "+15550100"})):
+        sms = tool("send_sms", "call_3", {"to": "+15550100"})
+        with tracer.start_as_current_span("execute_tool send_sms", attributes=sms):
             pass
         with tracer.start_as_current_span("POST", kind=SpanKind.CLIENT, attributes={
                 "http.request.method": "POST", "url.full": "https://api.example.test/refunds",

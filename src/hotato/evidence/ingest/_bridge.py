@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from hotato.evidence.ingest._doc import MAX_PROBLEMS, type_name
-from hotato.evidence.ingest._emit import ABSENT, Emitter
+from hotato.evidence.ingest._emit import ABSENT, Emitter, field_problem
 from hotato.evidence.ingest._values import IDENTIFIER_KEYS, TEXT_KEYS, seconds_to_ns
 from hotato.model.errors import InputError, Problem
 
@@ -92,6 +92,9 @@ def _span(span: dict[str, Any], em: Emitter, name: str, lineno: int) -> list[Pro
                                     file=name, line=lineno, path=f"$.{key}"))
         else:
             times[key] = seconds_to_ns(float(value))
+    typed = field_problem(span)
+    if typed is not None:
+        problems.append(Problem(typed[0], file=name, line=lineno, path=typed[1]))
     if problems:
         return problems
     em.input_count += 1

@@ -86,7 +86,9 @@ class Collector:
 
     def observe(self, t_ns: int | None) -> None:
         """A source moment that is not itself written (a root span): it may be time zero."""
-        if t_ns is not None and (self._min_ns is None or t_ns < self._min_ns):
+        if t_ns is not None and -NO_TIME < t_ns < NO_TIME and (
+            self._min_ns is None or t_ns < self._min_ns
+        ):
             self._min_ns = t_ns
 
     @property

@@ -25,9 +25,12 @@ _decode_any = msgspec.json.Decoder().decode
 def locate(data: bytes, message: str) -> tuple[int | None, int | None]:
     """Turn msgspec's `(byte N)` into a 1-based line and column."""
     found = _BYTE.search(message)
-    if not found:
+    if found:
+        offset = min(int(found.group(1)), len(data))
+    elif "truncated" in message:
+        offset = len(data.rstrip())  # the document stops early: point at where it stops
+    else:
         return None, None
-    offset = min(int(found.group(1)), len(data))
     line = data.count(b"\n", 0, offset) + 1
     col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
     return line, col

@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hotato.evidence.ingest._collect import Collector
+import msgspec
+
+from hotato.evidence.ingest._collect import NO_TIME, Collector
+from hotato.evidence.ingest._doc import split_path
 from hotato.evidence.ingest._values import (
     IDENTIFIER_KEYS,
     destination,
@@ -18,6 +21,7 @@ from hotato.evidence.ingest._values import (
     latency_ms,
     tool_effect,
 )
+from hotato.model.errors import InputError
 from hotato.model.evidence import normalize_role
 
 
@@ -32,6 +36,31 @@ ABSENT: Any = _Absent()  # a payload field the source did not record (unlike a r
 _ORDER = ("name", "latency_ms", "status", "attempt", "to", "by", "reason", "digits", "method",
           "url", "status_code", "arguments", "result", "error", "response")
 _KEEP_NULL = frozenset({"arguments", "result", "response"})
+
+
+class _Fields(msgspec.Struct):
+    """The first-class span fields' types, as `hotato.model.evidence.Span` reads them."""
+
+    name: str | None = None
+    latency_ms: float | None = None
+    status: str | int | None = None
+    attempt: int | None = None
+    to: str | None = None
+    by: str | None = None
+    reason: str | None = None
+    digits: str | None = None
+    method: str | None = None
+    url: str | None = None
+    status_code: int | None = None
+
+
+def field_problem(body: dict[str, Any]) -> tuple[str, str | None] | None:
+    """(message, JSON path) when a first-class field has a type the trace model refuses."""
+    try:
+        msgspec.convert(body, _Fields)
+    except msgspec.ValidationError as exc:
+        return split_path(str(exc))
+    return None
 
 
 @dataclass(frozen=True)
@@ -78,6 +107,7 @@ class Emitter:
     deployment: Deployment = field(default_factory=Deployment)
     source_format: str = ""
     input_count: int = 0
+    source: str | None = None  # the input file, for refusals
     turns: list[Turn] = field(default_factory=list)
     transfer_to: str | None = None  # where the source says transfers went, when a tool does not
     _open: dict[str, _OpenTool] = field(default_factory=dict)
@@ -101,6 +131,17 @@ class Emitter:
         attrs = self.identifiers_out(attributes)
         if attrs:
             body["attributes"] = attrs
+        for t in (start, end, at):
+            if t is not None and not -NO_TIME < t < NO_TIME:
+                raise InputError.one(f"source record {self.input_count} has a time outside "
+                                     "the representable range (about ±292 years)",
+                                     file=self.source)
+        problem = field_problem(body)
+        if problem is not None:
+            message, path = problem
+            where = (path or "$").removeprefix("$.")
+            raise InputError.one(f"source record {self.input_count} gives the {type_} span's "
+                                 f"`{where}` a wrong type: {message}", file=self.source)
         self.col.add(type_, body, start=start, end=end, at=at, seq=seq)
 
     def identifiers_out(self, values: dict[str, Any] | None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ def convert(path: str | os.PathLike[str], fmt: str = "auto",
     wanted = normalize(fmt)
     sn = sniff(path)
     actual = classify(sn) if wanted == "auto" else wanted
-    em = Emitter(opts or Options())
+    em = Emitter(opts or Options(), source=str(path))
     em.deployment.stack = actual if actual != "native" else None
     try:
         _read(sn, actual, em)

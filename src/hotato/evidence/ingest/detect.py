@@ -76,8 +76,8 @@ def sniff(path: str | os.PathLike[str]) -> Sniffed:
     except msgspec.DecodeError:
         data = read_bytes(path, "trace").removeprefix(codecs.BOM_UTF8)
         return Sniffed(name, "document", doc=decode_document(data, name, "input"))
-    if not rest.strip():
-        return Sniffed(name, "document", doc=first)
+    if not rest.strip() and not is_traces_doc(first):
+        return Sniffed(name, "document", doc=first)  # one vendor document on one line
     return Sniffed(name, "lines", first=first)
 
 
@@ -104,12 +104,15 @@ def classify(sn: Sniffed) -> str:
     raise InputError.one(f"unrecognised input: expected {SHAPES}", file=sn.path)
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def otlp_stack(doc: Any) -> str:
-    """otel, or livekit / pipecat when the spans follow that stack's conventions."""
-    for rs in doc.get("resourceSpans") or []:
-        if not isinstance(rs, dict):
-            continue
-        for ss in rs.get("scopeSpans") or []:
+    """otel, or livekit / pipecat when the spans follow that stack's conventions (a peek only:
+    the OTLP reader validates the document)."""
+    for rs in _list(doc.get("resourceSpans")):
+        for ss in _list(rs.get("scopeSpans") if isinstance(rs, dict) else None):
             if not isinstance(ss, dict):
                 continue
             scope = ss.get("scope")
@@ -118,12 +121,10 @@ def otlp_stack(doc: Any) -> str:
                 return "pipecat"
             if scope_name.startswith("livekit"):
                 return "livekit"
-            for sp in ss.get("spans") or []:
-                attrs = sp.get("attributes") if isinstance(sp, dict) else None
-                if isinstance(attrs, list) and any(
-                    isinstance(kv, dict) and str(kv.get("key", "")).startswith("lk.")
-                    for kv in attrs
-                ):
+            for sp in _list(ss.get("spans")):
+                attrs = _list(sp.get("attributes") if isinstance(sp, dict) else None)
+                if any(isinstance(kv, dict) and str(kv.get("key", "")).startswith("lk.")
+                       for kv in attrs):
                     return "livekit"
     return "otel"
 

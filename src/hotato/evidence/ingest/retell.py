@@ -24,7 +24,8 @@ _WEBHOOK_EVENTS = frozenset({"call_started", "call_ended", "call_analyzed"})
 def _call(doc: Any) -> tuple[dict[str, Any], str] | None:
     if not isinstance(doc, dict):
         return None
-    if doc.get("event") in _WEBHOOK_EVENTS and isinstance(doc.get("call"), dict):
+    event = doc.get("event")
+    if isinstance(event, str) and event in _WEBHOOK_EVENTS and isinstance(doc.get("call"), dict):
         return doc["call"], "$.call"
     if "transcript_with_tool_calls" in doc or "disconnection_reason" in doc or (
         "call_id" in doc and "call_status" in doc
