@@ -5,9 +5,11 @@ loopback servers started inside the test."""
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -195,3 +197,93 @@ class Proxy:
             with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
             s.close()
+
+
+@dataclass
+class Seen:
+    method: str
+    path: str  # with the query string
+    headers: dict[str, str]
+    body: bytes
+    client_port: int
+
+
+Reply = tuple[int, Any]  # status, JSON value (bytes are sent as they are)
+
+
+class Api:
+    """A JSON API on 127.0.0.1 in a thread. `routes[(METHOD, path)]` is a reply, a list of
+    replies served in turn, or a function of the request."""
+
+    def __init__(self) -> None:
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.routes: dict[tuple[str, str], Any] = {}
+        self.seen: list[Seen] = []
+        self.connections: list[socket.socket] = []
+        self.delay = 0.0
+        api = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, so connection reuse is visible
+
+            def log_message(self, *_: Any) -> None:
+                pass
+
+            def setup(self) -> None:
+                super().setup()
+                api.connections.append(self.connection)
+
+            def _serve(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                seen = Seen(self.command, self.path, dict(self.headers.items()),
+                            self.rfile.read(length), self.client_address[1])
+                api.seen.append(seen)
+                status, value = api.reply(seen)
+                if api.delay:
+                    time.sleep(api.delay)
+                data = value if isinstance(value, bytes) else json.dumps(value).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                if status in (301, 302):
+                    self.send_header("Location", "http://127.0.0.1:1/elsewhere")
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = _serve
+
+        class Server(ThreadingHTTPServer):
+            def handle_error(self, *_: Any) -> None:  # a client that gave up: expected here
+                pass
+
+        self.server = Server(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = int(self.server.server_address[1])
+        self.url = f"http://127.0.0.1:{self.port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def reply(self, seen: Seen) -> Reply:
+        route = self.routes.get((seen.method, seen.path.split("?")[0]))
+        if route is None:
+            return 404, {"error": "not found"}
+        if callable(route):
+            return route(seen)  # type: ignore[no-any-return]
+        if isinstance(route, list):
+            return route.pop(0) if len(route) > 1 else route[0]  # type: ignore[no-any-return]
+        return route  # type: ignore[no-any-return]
+
+    def stop(self) -> None:
+        """The server goes away: the listener and every kept-alive connection."""
+        self.server.shutdown()
+        self.server.server_close()
+        for conn in self.connections:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+
+
+@pytest.fixture
+def api() -> Iterator[Api]:
+    server = Api()
+    yield server
+    server.stop()

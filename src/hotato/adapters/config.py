@@ -105,37 +105,53 @@ def decode_adapter(doc: Document) -> SqlConfig | HttpConfig:
         raise InputError([doc.problem("$", "a state adapter file must be a mapping")])
     if value.get("adapter") not in ("sql", "http"):
         raise InputError([doc.problem("$.adapter", "`adapter` must be 'sql' or 'http'")])
-    top_type: type[SqlAdapterFile | HttpAdapterFile] = (
-        SqlAdapterFile if value["adapter"] == "sql" else HttpAdapterFile)
-    top = _convert(value, top_type, "$", doc, problems)
-    if top is None:
-        raise InputError(problems)
+    sql = value["adapter"] == "sql"
+    top = _convert(value, SqlAdapterFile if sql else HttpAdapterFile, "$", doc, problems)
+    raw = value.get("resources")
+    resources = _resources(raw, doc, problems, sql) if isinstance(raw, dict) else None
+    config: SqlConfig | HttpConfig | None = None
     if isinstance(top, SqlAdapterFile):
-        config: SqlConfig | HttpConfig | None = _sql(top, doc, problems)
-    else:
-        config = _http(top, doc, problems)
+        config = _sql(top, resources, doc, problems)
+    elif isinstance(top, HttpAdapterFile):
+        config = _http(top, resources or {}, doc, problems)
     if problems or config is None:
         raise InputError(problems)
     return config
 
 
-def _sql(top: SqlAdapterFile, doc: Document, problems: list[Problem]) -> SqlConfig | None:
-    resources: dict[str, SqlResourceSpec] | None = None
-    if top.resources is not None:
-        resources = {}
-        for name, raw in top.resources.items():
-            where = f"$.resources.{name}"
-            spec = _convert(raw, SqlResourceSpec, where, doc, problems)
-            if spec is None:
-                continue
-            if (spec.table is None) == (spec.query is None):
-                problems.append(doc.problem(where, "give exactly one of `table` or `query`"))
-            elif spec.query is not None and (why := select_problem(spec.query)):
-                problems.append(doc.problem(f"{where}.query", why))
-            elif spec.table is not None and not spec.table.strip():
-                problems.append(doc.problem(f"{where}.table", "`table` is empty"))
-            else:
-                resources[name] = spec
+def _resources(raw: dict[str, Any], doc: Document, problems: list[Problem], sql: bool
+               ) -> dict[str, Any]:
+    """Each resource decoded on its own, so a problem is named by the resource's path."""
+    out: dict[str, Any] = {}
+    for name, value in raw.items():
+        where = f"$.resources.{name}"
+        spec = _convert(value, SqlResourceSpec if sql else HttpResourceSpec, where, doc, problems)
+        if spec is None:
+            continue
+        bad = [(where + field, why) for field, why in _resource_problems(spec) if why]
+        problems.extend(doc.problem(p, why) for p, why in bad)
+        if not bad:
+            out[name] = spec
+    return out
+
+
+def _resource_problems(spec: SqlResourceSpec | HttpResourceSpec) -> list[tuple[str, str | None]]:
+    if isinstance(spec, SqlResourceSpec):
+        if (spec.table is None) == (spec.query is None):
+            return [("", "give exactly one of `table` or `query`")]
+        if spec.query is not None:
+            return [(".query", select_problem(spec.query))]
+        return [(".table", None if (spec.table or "").strip() else "`table` is empty")]
+    return [
+        (".path", path_problem(spec.path)),
+        (".record", pointer_problem(spec.record)),
+        (".body", "a body is sent with POST only" if spec.body and spec.method != "POST"
+         else None),
+    ]
+
+
+def _sql(top: SqlAdapterFile, resources: dict[str, SqlResourceSpec] | None, doc: Document,
+         problems: list[Problem]) -> SqlConfig | None:
     try:
         target = sql_target(top.url, password_env=top.password_env,
                             base_dir=Path(doc.file).parent, timeout_s=top.timeout_s)
@@ -146,7 +162,8 @@ def _sql(top: SqlAdapterFile, doc: Document, problems: list[Problem]) -> SqlConf
     return SqlConfig(target, resources)
 
 
-def _http(top: HttpAdapterFile, doc: Document, problems: list[Problem]) -> HttpConfig | None:
+def _http(top: HttpAdapterFile, resources: dict[str, HttpResourceSpec], doc: Document,
+          problems: list[Problem]) -> HttpConfig:
     if top.egress_opt_in is not True:
         problems.append(doc.problem(
             "$.egress_opt_in", "an HTTP state adapter sends requests off this machine; "
@@ -164,22 +181,6 @@ def _http(top: HttpAdapterFile, doc: Document, problems: list[Problem]) -> HttpC
     if isinstance(top.auth, BasicAuth) and (top.auth.username is None) == (
             top.auth.username_env is None):
         problems.append(doc.problem("$.auth", "give exactly one of `username` or `username_env`"))
-    resources: dict[str, HttpResourceSpec] = {}
-    for name, raw in top.resources.items():
-        where = f"$.resources.{name}"
-        spec = _convert(raw, HttpResourceSpec, where, doc, problems)
-        if spec is None:
-            continue
-        found = [
-            (f"{where}.path", path_problem(spec.path)),
-            (f"{where}.record", pointer_problem(spec.record)),
-            (f"{where}.body", "a body is sent with POST only" if spec.body and
-             spec.method != "POST" else None),
-        ]
-        bad = [(p, why) for p, why in found if why]
-        problems.extend(doc.problem(p, why) for p, why in bad)
-        if not bad:
-            resources[name] = spec
     if not top.resources:
         problems.append(doc.problem("$.resources", "map at least one resource"))
     return HttpConfig(doc.file, top, resources)
@@ -245,17 +246,38 @@ def path_fields(template: str) -> list[str]:
 
 def _convert(value: Any, kind: type[Any], where: str, doc: Document,
              problems: list[Problem]) -> Any:
-    try:
-        return msgspec.convert(value, kind)
-    except msgspec.ValidationError as exc:
-        text = str(exc)
-        message, _, at = text.partition(" - at `")
-        path = where + at.rstrip("`")[1:] if at.startswith("$") else where
-        if at and not at.startswith("$"):  # "`key` in `$.x`": a mapping key is not a string
-            path = where + at.split("in `", 1)[-1].rstrip("`")[1:]
-            message = "mapping keys must be strings"
-        problems.append(doc.problem(path, _hint(message, kind, path, where)))
-        return None
+    """`value` as `kind`, or None with every problem found: a key at fault is set aside and
+    the rest decoded again, so one pass over the file shows them all."""
+    current, failed = value, False
+    for _ in range(64):
+        try:
+            result = msgspec.convert(current, kind)
+        except msgspec.ValidationError as exc:
+            path, message = _locate_error(str(exc), where)
+            problems.append(doc.problem(path, _hint(message, kind, path, where)))
+            failed = True
+            key = path[len(where):].lstrip(".").split(".")[0].split("[")[0]
+            if not isinstance(current, dict) or key not in current or key in ("adapter", "type"):
+                return None
+            current = {k: v for k, v in current.items() if k != key}
+            continue
+        return None if failed else result
+    return None
+
+
+def _locate_error(text: str, where: str) -> tuple[str, str]:
+    message, _, at = text.partition(" - at `")
+    at = at.rstrip("`")
+    if at.startswith("$"):
+        path = where + at[1:]
+    elif at:  # "`key` in `$.x`": a mapping key that is not a string
+        path, message = where + at.split("in `", 1)[-1][1:], "mapping keys must be strings"
+    else:
+        path = where
+    unknown = re.match(r"Object contains unknown field `(.+)`", message)
+    if unknown:
+        path = f"{path}.{unknown.group(1)}"
+    return path, message
 
 
 def _hint(message: str, kind: type[Any], path: str, where: str) -> str:
@@ -263,7 +285,7 @@ def _hint(message: str, kind: type[Any], path: str, where: str) -> str:
     if not unknown:
         return message.replace("Object missing required field", "missing required field")
     targets: list[Any] = [kind]
-    for step in path[len(where):].strip(".").split("."):
+    for step in path[len(where):].strip(".").split(".")[:-1]:  # the last step is the unknown key
         if step:
             targets = [t for s in targets for t in _field_structs(s, step)]
     names = [f.encode_name for t in targets for f in msgspec.structs.fields(t)]

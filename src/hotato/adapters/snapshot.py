@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from hotato.model.errors import InputError
 from hotato.model.state import NoSnapshot, StateReader, StateUnavailable
 
 META_KEY = "_meta"
@@ -71,7 +72,10 @@ def write_atomic(path: str, document: dict[str, Any]) -> None:
     """All or nothing: a temporary file in the same folder, renamed over `path`."""
     target = Path(path)
     data = msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as exc:
+        raise InputError.one(f"cannot write the snapshot: {exc.strerror}", file=path) from None
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
