@@ -35,3 +35,17 @@ def read_json_file(path: str | os.PathLike[str], what: str) -> Any:
         return msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
         raise InputError.one(f"{what} is not valid JSON ({exc})", file=str(path)) from None
+
+
+def digest_file(path: str | os.PathLike[str], what: str) -> tuple[str, int]:
+    """sha256 hex and byte size of a file, streamed."""
+    import hashlib
+
+    p = check_readable(path, what)
+    try:
+        with p.open("rb") as handle:
+            digest = hashlib.file_digest(handle, "sha256")
+            size = os.fstat(handle.fileno()).st_size
+    except OSError as exc:
+        raise InputError.one(f"cannot read {what}: {exc.strerror}", file=str(path)) from None
+    return digest.hexdigest(), size

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from hotato.artifacts.bundle import Child, encode, write_artifact
 from hotato.conversation.calls import CallFiles
+from hotato.conversation.identity import conversation_id
 from hotato.model.errors import InputError
 
 ORIGINS = ("real", "simulated", "fixture")
@@ -37,11 +37,6 @@ def origin(kind: str, simulator: dict[str, Any] | None) -> dict[str, Any]:
     return {"kind": kind}
 
 
-def conversation_id(test_id: str, agent: str, when: str, digests: list[str]) -> str:
-    h = hashlib.sha256("\x00".join([test_id, agent, when, *digests]).encode())
-    return "conv_" + h.hexdigest()[:20]
-
-
 def bind(
     out: str,
     test_id: str,
@@ -65,11 +60,11 @@ def bind(
         children.append(Child("audio", "audio" + _suffix(files.audio, ".wav"), source=files.audio))
 
     def head(bound: dict[str, dict[str, Any]]) -> dict[str, Any]:
-        digests = [f"{n}:{b['sha256']}" for n, b in sorted(bound.items())]
+        call = {n: b["sha256"] for n, b in bound.items() if n in ("transcript", "trace", "audio")}
         return {
             "kind": "hotato.conversation",
             "version": 1,
-            "conversation_id": conversation_id(test_id, agent, when, digests),
+            "conversation_id": conversation_id(test_id, agent, call),
             "test_id": test_id,
             "agent_id": agent,
             "created_at": when,

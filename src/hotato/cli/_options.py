@@ -44,6 +44,20 @@ def evidence_options(f: Callable[..., Any]) -> Callable[..., Any]:
             help="A before snapshot (from `hotato state snapshot`) for state_change.",
         ),
         click.option(
+            "--trace-key",
+            "trace_keys",
+            multiple=True,
+            metavar="PUBKEY",
+            help="A trusted public key (or folder of keys): the trace's DSSE signature "
+            "(TRACE.dsse.json, from `hotato trace sign`) is checked before any check reads it. "
+            "Results record whether the trace was authenticated.",
+        ),
+        click.option(
+            "--require-signed-trace",
+            is_flag=True,
+            help="Refuse (exit 2) a trace that is unsigned or not signed by a --trace-key.",
+        ),
+        click.option(
             "--inconclusive-policy",
             type=click.Choice(POLICIES),
             default=None,

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from hotato.cli._trace_auth import auth_doc, authenticate
 from hotato.conversation.calls import CallFiles, call_files, trial_folders
 from hotato.conversation.document import test_run_document
 from hotato.conversation.reliability import Aggregate
@@ -35,6 +36,13 @@ class Request:
     k: int | None = None
     created_at: str | None = None
     origin: str = "real"
+    labels: str | None = None
+    trust: tuple[str, ...] = ()
+    judge: Any = None  # a hotato.conversation.judge.JudgeConfig, or None for no judge
+    gate_judge: bool = False
+    sign_key: str | None = None
+    trace_keys: tuple[str, ...] = ()
+    require_signed_trace: bool = False
 
     def files(self) -> CallFiles:
         return CallFiles(".", self.transcript, self.trace, self.state, self.audio)
@@ -51,13 +59,45 @@ def _check_inputs(files: CallFiles) -> None:
 
 
 def grade_call(req: Request, test: ConversationTest, files: CallFiles) -> TestRun:
+    from hotato.conversation.judge import rubric_lane
     from hotato.engine.sources import open_sources
 
     _check_inputs(files)
+    auth = authenticate(files.trace, req.trace_keys, req.require_signed_trace)
+    human = _human(req, test, files)
     sources = open_sources(
         files.trace, files.transcript, files.state, req.state_before, req.trace_format
     )
-    return run_test(test, sources, req.agent, req.policy, req.repetitions)
+    if sources.trace is not None and auth is not None:
+        sources.trace.authenticated = auth.authenticated
+    run = run_test(
+        test,
+        sources,
+        req.agent,
+        req.policy,
+        req.repetitions,
+        rubric_lane=rubric_lane(req.judge),
+        gate_judge=req.gate_judge,
+        settled=human.settled if human else None,
+    )
+    if human is not None:
+        run.labels = human.as_dict()
+    if auth is not None:
+        run.trace_auth = auth_doc(auth)
+    return run
+
+
+def _human(req: Request, test: ConversationTest, files: CallFiles) -> Any:
+    if req.labels is None:
+        return None
+    if not req.trust:
+        raise InputError.one("--labels needs --trust PUBKEY (or a folder of keys) to verify them")
+    from hotato.cli._human import load_human_lane
+    from hotato.conversation.identity import call_digests, conversation_id
+
+    conv = conversation_id(test.id, req.agent, call_digests(files))
+    known = {s.id for s in [*test.deterministic, *test.rubric]}
+    return load_human_lane(req.labels, list(req.trust), conv, known)
 
 
 def _artifact(
@@ -81,7 +121,13 @@ def _artifact(
         files,
         doc.get("state_evidence"),
     )
-    return {"path": out, "manifest": manifest}
+    info: dict[str, Any] = {"path": out, "manifest": manifest}
+    if req.sign_key is not None:
+        from hotato.artifacts.manifest_sig import sign_manifest
+        from hotato.artifacts.signing import load_private_key
+
+        info["signature"] = str(sign_manifest(out, load_private_key(req.sign_key)))
+    return info
 
 
 def _preflight(req: Request, test: ConversationTest, check_out: bool = True) -> None:
@@ -95,6 +141,10 @@ def _preflight(req: Request, test: ConversationTest, check_out: bool = True) -> 
 
     if check_out:
         check_out_dir(req.out)
+    if req.sign_key is not None:
+        from hotato.artifacts.signing import load_private_key
+
+        load_private_key(req.sign_key)  # a bad key is refused before anything is written
     if req.created_at is not None:
         created_at(req.created_at)
     origin(req.origin, test.simulator)

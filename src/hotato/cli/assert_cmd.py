@@ -8,6 +8,7 @@ import click
 
 from hotato.cli._options import evidence_options
 from hotato.cli._run import Exit
+from hotato.cli._trace_auth import auth_doc, authenticate
 
 
 @click.group("assert")
@@ -47,6 +48,8 @@ def run_cmd(
     transcript: str | None,
     state: str | None,
     state_before: str | None,
+    trace_keys: tuple[str, ...],
+    require_signed_trace: bool,
     inconclusive_policy: str | None,
     fmt: str,
 ) -> None:
@@ -72,12 +75,16 @@ def run_cmd(
 
     aset = merge_packs(load_assertions(assertions_path), list(packs))
     plan(aset.specs, aset.origins)  # refuse cycles and unknown ids before reading evidence
+    auth = authenticate(trace, trace_keys, require_signed_trace)
     sources = open_sources(trace, transcript, state, state_before, trace_format)
+    if sources.trace is not None:
+        sources.trace.authenticated = bool(auth and auth.authenticated)
     outcome = run(aset, sources, inconclusive_policy)
+    extra = {"trace_auth": auth_doc(auth)} if auth is not None else None
     if fmt == "json":
         from hotato.report.json_out import dumps, envelope
 
-        click.echo(dumps(envelope(outcome)), nl=False)
+        click.echo(dumps(envelope(outcome, extra)), nl=False)
     elif fmt == "junit":
         from hotato.report import junit
 
@@ -95,6 +102,12 @@ def run_cmd(
         )
         count = len(outcome.results)
         header = f"hotato assert run: {count} assertion(s) from {assertions_path} ({given})"
+        if auth is not None:
+            header += "\ntrace " + (
+                "authenticated by key " + str(auth.key_id)
+                if auth.authenticated
+                else f"NOT authenticated: {auth.reason}"
+            )
         click.echo(render(outcome, header, color=sys.stdout.isatty()), nl=False)
     raise Exit(outcome.exit_code)
 

@@ -64,6 +64,66 @@ def test_group() -> None:
     show_default=True,
 )
 @click.option("--junit", "junit_path", metavar="FILE", help="Also write JUnit XML here.")
+@click.option(
+    "--sign",
+    "sign_key",
+    metavar="KEY",
+    help="Sign the artifact's manifest with this "
+    "Ed25519 private key (PEM or OpenSSH); `conversation verify --trust` checks it.",
+)
+@click.option(
+    "--labels",
+    metavar="DIR",
+    help="A folder of signed human labels (`hotato label "
+    "sign`): each verified label stands beside its assertion as authority human.",
+)
+@click.option(
+    "--trust",
+    multiple=True,
+    metavar="PUBKEY",
+    help="A public key (or a folder of them) trusted to sign labels. Needed with --labels.",
+)
+@click.option(
+    "--judge-endpoint",
+    metavar="URL",
+    help="An OpenAI-compatible chat endpoint (e.g. a "
+    "local Ollama or vLLM server) for judge_rubric criteria. Advisory: never in the exit "
+    "code unless --gate-judge.",
+)
+@click.option(
+    "--judge-model",
+    default="default",
+    show_default=True,
+    metavar="NAME",
+    help="The model the judge endpoint should use.",
+)
+@click.option(
+    "--judge-egress-opt-in",
+    is_flag=True,
+    help="Allow a judge endpoint that is not on "
+    "this machine (transcripts leave it; HTTPS required).",
+)
+@click.option(
+    "--judge-cache",
+    metavar="DIR",
+    default=".hotato/judge-cache",
+    show_default=True,
+    help="Where judge verdicts are cached by content digest, so a rerun replays them.",
+)
+@click.option("--no-store", is_flag=True, help="Neither read nor write the judge cache.")
+@click.option(
+    "--judge-timeout",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="Seconds the judge may take per request.",
+)
+@click.option(
+    "--gate-judge",
+    is_flag=True,
+    help="Let the rubric lane decide the build: a rubric "
+    "FAIL exits 1, a judge ERROR with no FAIL exits 2.",
+)
 def run_cmd(
     test_path: str,
     agent: str,
@@ -72,6 +132,8 @@ def run_cmd(
     transcript: str | None,
     state: str | None,
     state_before: str | None,
+    trace_keys: tuple[str, ...],
+    require_signed_trace: bool,
     inconclusive_policy: str | None,
     audio: str | None,
     out: str | None,
@@ -82,6 +144,16 @@ def run_cmd(
     origin_kind: str,
     fmt: str,
     junit_path: str | None,
+    sign_key: str | None,
+    labels: str | None,
+    trust: tuple[str, ...],
+    judge_endpoint: str | None,
+    judge_model: str,
+    judge_egress_opt_in: bool,
+    judge_cache: str,
+    no_store: bool,
+    judge_timeout: float,
+    gate_judge: bool,
 ) -> None:
     """Grade a recorded call against a conversation test.
 
@@ -103,6 +175,19 @@ def run_cmd(
     """
     from hotato.cli._test_flow import Request, run_request
 
+    judge = None
+    if judge_endpoint is not None:
+        from pathlib import Path
+
+        from hotato.conversation.judge import JudgeConfig
+
+        judge = JudgeConfig(
+            endpoint=judge_endpoint,
+            model=judge_model,
+            cache_dir=None if no_store else Path(judge_cache),
+            egress_opt_in=judge_egress_opt_in,
+            timeout=judge_timeout,
+        )
     req = Request(
         test_path=test_path,
         agent=agent,
@@ -119,6 +204,13 @@ def run_cmd(
         k=k,
         created_at=created_at,
         origin=origin_kind,
+        labels=labels,
+        trust=trust,
+        judge=judge,
+        gate_judge=gate_judge,
+        sign_key=sign_key,
+        trace_keys=trace_keys,
+        require_signed_trace=require_signed_trace,
     )
     code, text = run_request(req, fmt, junit_path, color=sys.stdout.isatty())
     click.echo(text, nl=False)

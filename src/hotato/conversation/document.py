@@ -82,6 +82,8 @@ def test_run_document(run: TestRun) -> dict[str, Any]:
             run.sources.trace is not None and run.sources.trace.authenticated
         ),
     }
+    if run.trace_auth is not None:
+        doc["trace_auth"] = run.trace_auth
     if run.labels:
         doc["human"] = run.labels
     if run.state_reads:

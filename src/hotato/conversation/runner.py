@@ -18,27 +18,6 @@ from hotato.model.status import ExitCode, Policy
 RubricLane = Callable[[ConversationTest, Sources], list[dict[str, Any]]]
 
 
-def no_judge(test: ConversationTest, sources: Sources) -> list[dict[str, Any]]:
-    """The rubric lane with no judge configured: every criterion INCONCLUSIVE, counted apart."""
-    out = []
-    for spec in test.rubric:
-        human = str(spec.__struct_config__.tag) == "human_rubric"
-        out.append(
-            {
-                "id": spec.id,
-                "kind": str(spec.__struct_config__.tag),
-                "dimension": spec.dimension,
-                "deterministic": False,
-                "status": "INCONCLUSIVE",
-                "human_required": human,
-                "reason": "only a signed human label settles this criterion"
-                if human
-                else "no judge configured (--judge-endpoint); the rubric lane is quarantined",
-            }
-        )
-    return out
-
-
 @dataclass
 class TestRun:
     test: ConversationTest
@@ -55,6 +34,7 @@ class TestRun:
     sources: Sources
     state_reads: list[StateRead] = field(default_factory=list)  # the first run's reads
     labels: dict[str, Any] = field(default_factory=dict)
+    trace_auth: dict[str, Any] | None = None
 
     @property
     def tally(self) -> Tally:
@@ -86,7 +66,7 @@ def run_test(
     agent: str,
     policy_flag: str | None = None,
     repetitions: int | None = None,
-    rubric_lane: RubricLane = no_judge,
+    rubric_lane: RubricLane | None = None,
     gate_judge: bool = False,
     settled: set[str] | None = None,
 ) -> TestRun:
@@ -95,6 +75,10 @@ def run_test(
     results = evaluate(test.deterministic, sources)
     reads = list(sources.state.reads) if sources.state is not None else []
     runs = [results] + [evaluate(test.deterministic, sources) for _ in range(n - 1)]
+    if rubric_lane is None:
+        from hotato.conversation.judge import rubric_lane as judged
+
+        rubric_lane = judged(None)  # no judge: every criterion INCONCLUSIVE, counted apart
     rubric = rubric_lane(test, sources)
     conds = conditions(test.required, results, rubric, settled or set())
     ok = passed(conds, gate_judge)

@@ -1,0 +1,26 @@
+"""`--trace-key` / `--require-signed-trace`: check a trace's signature before any check reads it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hotato.model.errors import InputError
+
+
+def authenticate(trace: str | None, trace_keys: tuple[str, ...], require: bool) -> Any:
+    """The trace's TraceAuth, or None when no check was asked for.
+
+    A badly signed trace is refused (exit 2); an unsigned one only under `require`."""
+    if require and trace is None:
+        raise InputError.one("--require-signed-trace needs a --trace to check")
+    if trace is None or not (trace_keys or require):
+        return None
+    from hotato.artifacts.signing import load_trust
+    from hotato.artifacts.trace_auth import authenticate_trace
+
+    trust = load_trust(list(trace_keys)) if trace_keys else None
+    return authenticate_trace(trace, trust, require=require)
+
+
+def auth_doc(auth: Any) -> dict[str, Any]:
+    return {"authenticated": auth.authenticated, "key_id": auth.key_id, "reason": auth.reason}
