@@ -44,14 +44,18 @@ def render(doc: dict[str, Any], results: list[Result], color: bool = False) -> s
         for refused in human.get("refused", []):
             out.append(f"  REFUSED       {refused.get('source', '?')}  {refused.get('reason', '')}")
     out += ["", "scorecard (pass / fail / inconclusive):"]
-    for dim in doc["report_dimensions"]:
+    shown = list(doc["report_dimensions"]) + (
+        ["untagged"] if "untagged" in doc["dimensions"] else []
+    )
+    for dim in shown:
         t = doc["dimensions"].get(dim, {"pass": 0, "fail": 0, "inconclusive": 0})
         out.append(f"  {dim:<13} {t['pass']} / {t['fail']} / {t['inconclusive']}")
     rel = doc["reliability"]["aggregate"]
     ci = rel["ci"]["wilson"]
     k = rel["k"]
+    label = "trials" if rel.get("independent_trials") else "replays"
     out.append(
-        f"  {'reliability':<13} pass@1 {rel['pass_at_1']:.3f}, pass@{k} {rel['pass_at_k']:.3f}, "
+        f"  {label:<13} pass@1 {rel['pass_at_1']:.3f}, pass@{k} {rel['pass_at_k']:.3f}, "
         f"pass^{k} {rel['pass_caret_k']:.3f}, "
         f"Wilson 95% [{ci['low']:.3f}, {ci['high']:.3f}] over n={rel['n']}"
     )
