@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import comb, sqrt
+from math import ceil, comb, floor, sqrt
 
 Z95 = 1.959963984540054
 
@@ -29,7 +29,11 @@ def wilson(c: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, round(centre - half, 6)), min(1.0, round(centre + half, 6)))
+    # Rounded outward to 6 places, so the reported interval still contains c/n (rounding to
+    # nearest gave [0.0, 0.0] for 1 pass in 10^8 trials).
+    low = floor((centre - half) * 1e6) / 1e6
+    high = ceil((centre + half) * 1e6) / 1e6
+    return (max(0.0, low), min(1.0, high))
 
 
 @dataclass(frozen=True)
