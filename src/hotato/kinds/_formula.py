@@ -9,6 +9,10 @@ An ID is another assertion's id: PASS is 1 (true), FAIL is 0 (false), INCONCLUSI
 Boolean operators use three-valued logic (`false and unknown` is false). A comparison over
 sums is decided only when it holds, or fails, for every value the unknown terms could take;
 otherwise it is unknown. Ids may contain `-`, so subtraction needs spaces: `a - b`.
+
+Chains (`a and b and c ...`, `a + b - c ...`) parse into one n-ary node, so a formula over
+thousands of ids stays shallow; nesting (parentheses, `not`) deeper than MAX_NESTING is refused
+as a usage error rather than exhausting the interpreter's stack.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ _TOKEN = re2.compile(
     r"\s*(?:(\d+(?:\.\d+)?|\.\d+)|(>=|<=|==|!=|&&|\|\||[()*+<>!-])|([A-Za-z_][A-Za-z0-9_.:-]*))"
 )
 _KEYWORDS = {"and": "and", "or": "or", "not": "not", "&&": "and", "||": "or", "!": "not"}
+
+
+MAX_NESTING = 64
 
 
 class FormulaError(ValueError):
@@ -62,7 +69,12 @@ def tokenize(text: str) -> list[str]:
 
 class _Parser:
     def __init__(self, tokens: list[str]) -> None:
-        self.tokens, self.pos = tokens, 0
+        self.tokens, self.pos, self.depth = tokens, 0, 0
+
+    def deeper(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise FormulaError(f"nested more than {MAX_NESTING} levels deep")
 
     def peek(self) -> str | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -81,11 +93,11 @@ class _Parser:
         return node
 
     def _chain(self, word: str, inner: str) -> Node:
-        node = getattr(self, inner)()
+        args = [getattr(self, inner)()]
         while self.peek() == word:
             self.take()
-            node = Op(word, (node, getattr(self, inner)()))
-        return node
+            args.append(getattr(self, inner)())
+        return args[0] if len(args) == 1 else Op(word, tuple(args))
 
     def or_(self) -> Node:
         return self._chain("or", "and_")
@@ -96,7 +108,10 @@ class _Parser:
     def not_(self) -> Node:
         if self.peek() == "not":
             self.take()
-            return Op("not", (self.not_(),))
+            self.deeper()
+            node = Op("not", (self.not_(),))
+            self.depth -= 1
+            return node
         return self.cmp()
 
     def cmp(self) -> Node:
@@ -107,25 +122,24 @@ class _Parser:
         return node
 
     def sum(self) -> Node:
-        node = self.term()
+        args = [self.term()]
         while self.peek() in ("+", "-"):
             op = self.take()
-            node = Op(op, (node, self.term()))
-        return node
+            term = self.term()
+            args.append(term if op == "+" else Op("neg", (term,)))
+        return args[0] if len(args) == 1 else Op("+", tuple(args))
 
     def term(self) -> Node:
-        node = self.factor()
-        while self.peek() == "*":
-            self.take()
-            node = Op("*", (node, self.factor()))
-        return node
+        return self._chain("*", "factor")
 
     def factor(self) -> Node:
         token = self.peek()
         if token == "(":
             self.take()
+            self.deeper()
             node = self.or_()
             self.take(")")
+            self.depth -= 1
             return node
         if (
             token is None
@@ -164,19 +178,21 @@ def evaluate(node: Node, truth: dict[str, bool | None]) -> Interval:
     a = [evaluate(arg, truth) for arg in node.args]
     if node.op == "not":
         return (1.0 - a[0][1], 1.0 - a[0][0])
+    if node.op == "neg":
+        return (-a[0][1], -a[0][0])
     if node.op == "and":
-        return (min(a[0][0], a[1][0]), min(a[0][1], a[1][1]))
+        return (min(lo for lo, _ in a), min(hi for _, hi in a))
     if node.op == "or":
-        return (max(a[0][0], a[1][0]), max(a[0][1], a[1][1]))
-    (lo1, hi1), (lo2, hi2) = a
+        return (max(lo for lo, _ in a), max(hi for _, hi in a))
     if node.op == "+":
-        return (lo1 + lo2, hi1 + hi2)
-    if node.op == "-":
-        return (lo1 - hi2, hi1 - lo2)
+        return (sum(lo for lo, _ in a), sum(hi for _, hi in a))
     if node.op == "*":
-        products = [lo1 * lo2, lo1 * hi2, hi1 * lo2, hi1 * hi2]
-        return (min(products), max(products))
-    return _compare(node.op, (lo1, hi1), (lo2, hi2))
+        lo, hi = a[0]
+        for lo2, hi2 in a[1:]:
+            products = [lo * lo2, lo * hi2, hi * lo2, hi * hi2]
+            lo, hi = min(products), max(products)
+        return (lo, hi)
+    return _compare(node.op, a[0], a[1])
 
 
 def _compare(op: str, left: Interval, right: Interval) -> Interval:
