@@ -44,6 +44,8 @@ def decode_spec(
         hint = did_you_mean(kind_name, sorted(registry))
         return None, [doc.problem(f"{path}.kind", f"unknown kind {kind_name!r}{hint}")]
     problems: list[Problem] = []
+    # Name the assertion in every problem once its id is known: `(phrase 'said-refund')`.
+    label = f"{kind_name} {ident!r}" if isinstance(ident, str) and ident else kind_name
     if not isinstance(ident, str) or not ident:
         problems.append(
             doc.problem(path, "'id' is required and must be a non-empty string", kind_name)
@@ -53,21 +55,21 @@ def decode_spec(
         if key not in known:
             problems.append(
                 doc.problem(
-                    f"{path}.{key}", f"unknown key {key!r}{did_you_mean(key, known)}", kind_name
+                    f"{path}.{key}", f"unknown key {key!r}{did_you_mean(key, known)}", label
                 )
             )
     for key in required_fields(kdef.spec):
         if key not in item:
-            problems.append(doc.problem(path, f"{key!r} is required", kind_name))
+            problems.append(doc.problem(path, f"{key!r} is required", label))
     if problems:
         return None, problems
     try:
         spec = msgspec.convert(item, kdef.spec)
     except msgspec.ValidationError as exc:
-        return None, [_located(doc, path, str(exc), kind_name)]
+        return None, [_located(doc, path, str(exc), label)]
     if kdef.validate is not None:
         for message in kdef.validate(spec):
-            problems.append(doc.problem(path, message, kind_name))
+            problems.append(doc.problem(path, message, label))
     return (None if problems else spec), problems
 
 
