@@ -8,7 +8,6 @@ costs one read and constant memory.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from hotato._io import check_readable
+from hotato._io import check_readable, digest_file
 from hotato.artifacts._safe_io import write_atomic
 from hotato.artifacts.signing import (
     MalformedEnvelope,
@@ -26,7 +25,7 @@ from hotato.artifacts.signing import (
     sign,
     verify,
 )
-from hotato.model.errors import InputError, UsageError
+from hotato.model.errors import UsageError
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -62,18 +61,6 @@ def signature_path(trace_path: str | os.PathLike[str]) -> Path:
     """Where a trace's envelope lives: beside it, named `<trace file name>.dsse.json`."""
     p = Path(trace_path)
     return p.with_name(p.name + SUFFIX)
-
-
-def digest_file(path: str | os.PathLike[str], what: str) -> tuple[str, int]:
-    """sha256 hex and byte size of a file, streamed."""
-    p = check_readable(path, what)
-    try:
-        with p.open("rb") as f:
-            digest = hashlib.file_digest(f, "sha256")
-            size = os.fstat(f.fileno()).st_size
-    except OSError as exc:
-        raise InputError.one(f"cannot read {what}: {exc.strerror}", file=str(path)) from None
-    return digest.hexdigest(), size
 
 
 def sign_trace(
@@ -153,7 +140,6 @@ __all__ = [
     "TraceAuth",
     "TraceStatement",
     "authenticate_trace",
-    "digest_file",
     "sign_trace",
     "signature_path",
     "verify_trace",
