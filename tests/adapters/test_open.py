@@ -74,6 +74,6 @@ def test_the_after_reader_is_cached_for_the_run_and_close_releases_it(tmp_path: 
     state = open_state(str(path))
     assert isinstance(state.after, CachedReader)
     state.after.query("t", {"id": 1})
-    assert state.after.reader._conn is not None  # type: ignore[attr-defined]
+    assert state.after.reader._conns  # type: ignore[attr-defined]
     state.close()
-    assert state.after.reader._conn is None  # type: ignore[attr-defined]
+    assert not state.after.reader._conns  # type: ignore[attr-defined]

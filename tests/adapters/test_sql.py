@@ -197,33 +197,25 @@ def test_mariadb_a_select_calling_a_writing_function_fails_read_only(maria: Db,
         maria.execute(f"DROP FUNCTION IF EXISTS {fn}")
 
 
-def test_sqlite_is_opened_read_only(lite: Db) -> None:
+@pytest.mark.parametrize("autocommit", [True, False], ids=["table-reads", "configured-reads"])
+def test_every_connection_refuses_writes(db: Db, autocommit: bool) -> None:
+    """Both connections a reader opens (autocommit for table reads, transactions for
+    configured SELECTs) are read-only at the database: a write sent on them fails."""
     import sqlalchemy as sa
 
     from hotato.adapters.sql import SqlReader
-    from hotato.adapters.sql_connect import sqlite_target
+    from hotato.adapters.sql_connect import sql_target, sqlite_target
 
-    reader = SqlReader(sqlite_target(lite.source))
-    conn = reader._connection()
-    with pytest.raises(sa.exc.OperationalError, match="readonly"):
-        conn.execute(sa.text(f"DELETE FROM {lite.table}"))
+    target = sqlite_target(db.source) if db.dialect == "sqlite" else sql_target(db.source)
+    reader = SqlReader(target)
+    conn = reader._connection(autocommit)
+    for write in (f"DELETE FROM {db.table}", f"UPDATE {db.table} SET status = 'x'",
+                  f"INSERT INTO {db.table} (id, order_id) VALUES (7, 'x')"):
+        with pytest.raises(sa.exc.DBAPIError, match=r"(?i)read.?only"):
+            conn.execute(sa.text(write))
+        reader._end(conn, autocommit)
     reader.close()
-    assert lite.count() == 2
-
-
-def test_postgresql_and_mariadb_sessions_are_read_only(pg: Db, maria: Db) -> None:
-    import sqlalchemy as sa
-
-    from hotato.adapters.sql import SqlReader
-    from hotato.adapters.sql_connect import sql_target
-
-    for db in (pg, maria):
-        reader = SqlReader(sql_target(db.source))
-        conn = reader._connection()
-        with pytest.raises(sa.exc.DBAPIError, match=r"(?i)read.only"):
-            conn.execute(sa.text(f"DELETE FROM {db.table}"))
-        reader.close()
-        assert db.count() == 2
+    assert db.count() == 2
 
 
 def test_a_dotted_filter_reads_into_a_json_column(pg: Db) -> None:

@@ -13,31 +13,39 @@ import contextlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from hotato.adapters import sql_select
 from hotato.adapters._compare import row_matches
 from hotato.adapters._values import to_json_value
 from hotato.adapters.config import SqlResourceSpec
 from hotato.adapters.sql_connect import SqlTarget, create_engine
 from hotato.adapters.sql_errors import unavailable
 from hotato.adapters.sql_guard import parameters
-from hotato.adapters.sql_schema import TableShape, check_filters, reflect_table, value_kind
+from hotato.adapters.sql_schema import TableShape, check_filters, reflect_table
 from hotato.model.state import StateUnavailable
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
 
-_PAGE = 50
-_NO_MATCH = object()  # a filter no row can satisfy, known without asking
 
 
 class SqlReader:
+    """Reads a SQL system of record for one run.
+
+    Table reads (statements hotato builds from the schema) run in autocommit on a session whose
+    every transaction is READ ONLY: one round trip each. A configured SELECT, whose text the
+    adapter file gives, runs on its own connection inside an explicit read-only transaction that
+    is rolled back, so nothing it calls can leave the session writable.
+    """
+
     def __init__(self, target: SqlTarget,
                  resources: Mapping[str, SqlResourceSpec] | None = None) -> None:
         self.target = target
         self.resources = resources
-        self.connects = 0  # connections opened (1 for a whole run, unless one is lost)
+        self.connects = 0  # connections opened: at most two per run, unless one is lost
         self._engine: Engine | None = None
-        self._conn: Connection | None = None
+        self._conns: dict[bool, Connection] = {}  # autocommit? -> connection
         self._shapes: dict[str, TableShape] = {}
+        self._statements: dict[tuple[str, sql_select.Plan], Any] = {}
         self._down: StateUnavailable | None = None
         self._secrets = [target.password] if target.password else []
 
@@ -45,21 +53,23 @@ class SqlReader:
         from sqlalchemy.exc import SQLAlchemyError
 
         wanted = dict(filters)
-        conn = self._connection()
+        spec = self._spec(resource)
+        autocommit = spec.query is None
+        conn = self._connection(autocommit)
         try:
-            spec = self._spec(resource)
             if spec.query is not None:
                 return self._configured(conn, resource, spec.query, wanted)
             return self._table(conn, spec.table or resource, wanted)
         except (SQLAlchemyError, OSError) as exc:
             raise unavailable(exc, f"read {resource!r}", self._secrets) from None
         finally:
-            self._end(conn)
+            self._end(conn, autocommit)
 
     def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        for conn in self._conns.values():
+            with contextlib.suppress(Exception):
+                conn.close()
+        self._conns.clear()
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
@@ -70,28 +80,32 @@ class SqlReader:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    # -- connection ---------------------------------------------------------------------------
+    # -- connections --------------------------------------------------------------------------
 
-    def _connection(self) -> Connection:
+    def _connection(self, autocommit: bool) -> Connection:
         from sqlalchemy.exc import SQLAlchemyError
 
         if self._down is not None:  # the system of record was unreachable: do not wait again
             raise self._down.with_traceback(None)
-        if self._conn is not None and not self._conn.invalidated:
-            return self._conn
+        conn = self._conns.get(autocommit)
+        if conn is not None and not conn.invalidated:
+            return conn
         if self._engine is None:
             self._engine = create_engine(self.target)
         try:
-            self._conn = self._engine.connect()
+            conn = self._engine.connect()
+            if autocommit and self.target.dialect != "sqlite":
+                conn = conn.execution_options(isolation_level="AUTOCOMMIT")
         except (SQLAlchemyError, OSError) as exc:
             self._down = unavailable(exc, f"connect to {self.target.label}", self._secrets)
             raise self._down from None
         self.connects += 1
-        return self._conn
+        self._conns[autocommit] = conn
+        return conn
 
-    def _end(self, conn: Connection) -> None:
-        """End the read's transaction; a connection that cannot is dropped, and reopened next
-        time."""
+    def _end(self, conn: Connection, autocommit: bool) -> None:
+        """End the read's transaction; a connection that cannot is dropped (and reopened by
+        the next read)."""
         from sqlalchemy.exc import SQLAlchemyError
 
         try:
@@ -100,7 +114,7 @@ class SqlReader:
                 return
         except (SQLAlchemyError, OSError):
             pass
-        self._conn = None
+        self._conns.pop(autocommit, None)
         with contextlib.suppress(SQLAlchemyError, OSError):
             conn.close()
 
@@ -119,49 +133,26 @@ class SqlReader:
 
     def _table(self, conn: Connection, table: str, filters: dict[str, Any]
                ) -> dict[str, Any] | None:
-        import sqlalchemy as sa
-
         shape = self._shapes.get(table)
         if shape is None:
             shape = self._shapes[table] = reflect_table(conn, table)
         check_filters(shape, filters)
-        t = sa.table(shape.name, *(sa.column(c) for c in shape.columns), schema=shape.schema)
-        conditions = []
-        for key, value in filters.items():
-            if key in shape.columns:
-                condition = self._condition(t.c[key], shape.columns[key], value)
-                if condition is _NO_MATCH:
-                    return None
-                if condition is not None:
-                    conditions.append(condition)
-        stmt = sa.select(*t.c).where(*conditions)
-        if not shape.primary_key:  # no stable order to page by: one pass over the matches
-            return _first(conn.execute(stmt).mappings(), shape.columns, filters)
-        stmt = stmt.order_by(*(t.c[k] for k in shape.primary_key))
+        how = sql_select.plan(shape, filters, self.target.dialect)
+        if how is None:
+            return None
+        key = (table, how)
+        stmt = self._statements.get(key)
+        if stmt is None:
+            stmt = self._statements[key] = sql_select.build(shape, how)
+        params = how.params(filters)
         offset = 0
         while True:  # first in primary-key order; pages only when the database's match was loose
-            rows = conn.execute(stmt.limit(_PAGE).offset(offset)).mappings().fetchall()
+            rows = conn.execute(stmt, params).mappings().fetchall()
             record = _first(rows, shape.columns, filters)
-            if record is not None or len(rows) < _PAGE:
+            if record is not None or not shape.primary_key or len(rows) < sql_select.PAGE:
                 return record
-            offset += _PAGE
-
-    def _condition(self, column: Any, kind: str, value: Any) -> Any:
-        """The WHERE term for one filter; None when it is checked after the read only."""
-        import sqlalchemy as sa
-
-        if value is None:
-            return column.is_(None)
-        got = value_kind(value)
-        if got == "json":
-            return None
-        if self.target.dialect != "sqlite":  # SQLite does not enforce declared types
-            declared = "string" if kind == "char" else kind
-            if declared in ("string", "number", "bool") and declared != got:
-                return _NO_MATCH  # a text column never holds the number 2139: type-strict
-            if declared not in ("string", "number", "bool"):
-                return None  # dates, enums, JSON: compared after the read, never cast
-        return column == sa.bindparam(None, value, type_=_bind_type(value))
+            offset += sql_select.PAGE
+            stmt = sql_select.build(shape, how, offset)
 
     def _configured(self, conn: Connection, resource: str, sql: str, filters: dict[str, Any]
                     ) -> dict[str, Any] | None:
@@ -192,15 +183,3 @@ def _first(rows: Iterable[Mapping[Any, Any]], kinds: dict[str, str], filters: di
         if row_matches(record, filters):
             return record
     return None
-
-
-def _bind_type(value: Any) -> Any:
-    import sqlalchemy as sa
-
-    if isinstance(value, bool):
-        return sa.Boolean()
-    if isinstance(value, int):
-        return sa.BigInteger() if -(2**63) <= value < 2**63 else sa.Numeric()
-    if isinstance(value, float):
-        return sa.Float()
-    return sa.String()
