@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import difflib
 import ipaddress
+import os
 import re
 import string
 import urllib.parse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -86,10 +87,22 @@ class SqlConfig:
 
 
 @dataclass(frozen=True)
+class Credentials:
+    """Read from the environment when the file is opened; never shown (no repr)."""
+
+    headers: dict[str, str] = field(default_factory=dict, repr=False)
+    basic: tuple[str, str] | None = field(default=None, repr=False)
+
+    def secrets(self) -> list[str]:
+        return [*self.headers.values(), *(self.basic or ())]
+
+
+@dataclass(frozen=True)
 class HttpConfig:
     file: str
     spec: HttpAdapterFile
     resources: dict[str, HttpResourceSpec]
+    credentials: Credentials = field(default_factory=Credentials, repr=False)
 
 
 def is_adapter_document(value: Any) -> bool:
@@ -183,7 +196,30 @@ def _http(top: HttpAdapterFile, resources: dict[str, HttpResourceSpec], doc: Doc
         problems.append(doc.problem("$.auth", "give exactly one of `username` or `username_env`"))
     if not top.resources:
         problems.append(doc.problem("$.resources", "map at least one resource"))
-    return HttpConfig(doc.file, top, resources)
+    return HttpConfig(doc.file, top, resources, _credentials(top.auth, doc, problems))
+
+
+def _credentials(auth: BearerAuth | BasicAuth | HeaderAuth | None, doc: Document,
+                 problems: list[Problem]) -> Credentials:
+    """Auth headers, or a basic-auth pair, from the environment variables the file names."""
+
+    def env(name: str | None, key: str) -> str:
+        value = os.environ.get(name or "")
+        if value is None:
+            problems.append(doc.problem(f"$.auth.{key}",
+                                        f"environment variable {name} ({key}) is not set"))
+        return value or ""
+
+    if isinstance(auth, BearerAuth):
+        return Credentials({"Authorization": f"Bearer {env(auth.token_env, 'token_env')}"})
+    if isinstance(auth, HeaderAuth):
+        return Credentials({auth.name: env(auth.value_env, "value_env")})
+    if isinstance(auth, BasicAuth):
+        user = auth.username
+        if user is None:
+            user = env(auth.username_env, "username_env")
+        return Credentials(basic=(user, env(auth.password_env, "password_env")))
+    return Credentials()
 
 
 _HEADER = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")

@@ -9,7 +9,6 @@ environment (proxies, .netrc) is not consulted.
 from __future__ import annotations
 
 import errno
-import os
 import socket
 import ssl
 import time
@@ -19,15 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from hotato.adapters._compare import row_matches
 from hotato.adapters._redact import scrub
-from hotato.adapters.config import (
-    BasicAuth,
-    BearerAuth,
-    HeaderAuth,
-    HttpConfig,
-    HttpResourceSpec,
-    path_fields,
-)
-from hotato.model.errors import InputError
+from hotato.adapters.config import HttpConfig, HttpResourceSpec, path_fields
 from hotato.model.match import dotted, missing
 from hotato.model.state import StateUnavailable
 
@@ -43,9 +34,9 @@ class HttpReader:
     def __init__(self, config: HttpConfig) -> None:
         self.config = config
         self.sent = 0  # requests that left this process, retries included
-        self._headers, self._basic = _credentials(config)
-        self._secrets = [*self._headers.values(), *(self._basic or ())]
-        self._headers.update(config.spec.headers)
+        self._headers = {**config.spec.headers, **config.credentials.headers}
+        self._basic = config.credentials.basic
+        self._secrets = config.credentials.secrets()
         self._client: httpx.Client | None = None
         self._down: StateUnavailable | None = None
 
@@ -59,18 +50,19 @@ class HttpReader:
         path, params, body, sent = _request_parts(resource, spec, wanted)
         if self._down is not None:
             raise self._down.with_traceback(None)
-        response = self._send(spec.method, path, params, body, f"{spec.method} {path}")
+        shown = f"{spec.method} {self.config.spec.base_url.rstrip('/')}/{path}"
+        response = self._send(spec.method, path, params, body, shown)
         if response is None:
             return None
         where = spec.record or "the response"
         found = _locate(response, spec.record)
         if found is _ABSENT:
-            raise StateUnavailable("bad_response", f"{spec.method} {path}: nothing at {where}")
+            raise StateUnavailable("bad_response", f"{shown}: nothing at {where}")
         for candidate in found if isinstance(found, list) else [found]:
             if candidate is None:
                 continue
             if not isinstance(candidate, dict):
-                raise StateUnavailable("bad_response", f"{spec.method} {path}: {where} holds "
+                raise StateUnavailable("bad_response", f"{shown}: {where} holds "
                                        f"{type(candidate).__name__}, not a record (object)")
             # A filter the request carried is checked when the record shows it; any other
             # filter must match the record.
@@ -159,28 +151,6 @@ class HttpReader:
 
     def _text(self, message: str) -> str:
         return scrub(message, self._secrets)
-
-
-def _credentials(config: HttpConfig) -> tuple[dict[str, str], tuple[str, str] | None]:
-    """Auth headers (or a basic-auth pair) from the environment; an unset variable refuses."""
-    auth = config.spec.auth
-
-    def env(name: str, field: str) -> str:
-        value = os.environ.get(name)
-        if value is None:
-            raise InputError.one(f"environment variable {name} ({field}) is not set",
-                                 file=config.file, path=f"$.auth.{field}")
-        return value
-
-    if isinstance(auth, BearerAuth):
-        return {"Authorization": f"Bearer {env(auth.token_env, 'token_env')}"}, None
-    if isinstance(auth, HeaderAuth):
-        return {auth.name: env(auth.value_env, "value_env")}, None
-    if isinstance(auth, BasicAuth):
-        user = auth.username if auth.username is not None else env(
-            auth.username_env or "", "username_env")
-        return {}, (user, env(auth.password_env, "password_env"))
-    return {}, None
 
 
 def _request_parts(resource: str, spec: HttpResourceSpec, filters: dict[str, Any]
