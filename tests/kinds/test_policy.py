@@ -173,7 +173,7 @@ def test_bad_references_are_located_problems(item: dict[str, object], message: s
         decode({"id": "p", "kind": "policy", **item})
     [problem] = refused.value.problems
     assert message in problem.message
-    assert problem.path == "$.assertions[0]" and problem.kind == "policy"
+    assert problem.path == "$.assertions[0]" and "policy" in str(problem.kind)
 
 
 def test_a_broken_pack_file_names_its_own_lines(tmp_path: Path) -> None:
