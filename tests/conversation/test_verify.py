@@ -90,6 +90,13 @@ def test_a_changed_byte_is_a_digest_mismatch(art: Path) -> None:
     assert "transcript" not in doc["verified"]
 
 
+def test_a_refused_artifact_does_not_claim_its_digests_match(art: Path) -> None:
+    (art / "audio.wav").write_bytes(b"edited")
+    doc = refused(art)
+    assert "note" not in doc
+    assert "digests match" not in hotato("conversation", "verify", str(art)).out
+
+
 def test_an_appended_byte_is_a_mismatch(art: Path) -> None:
     with open(art / "trace.jsonl", "ab") as handle:
         handle.write(b"\n")

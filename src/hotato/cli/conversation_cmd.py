@@ -46,7 +46,7 @@ def verify_cmd(folder: str, trust: tuple[str, ...], fmt: str) -> None:
         "ok": not report.refused,
         "signature": signature,
     }
-    if not trust:
+    if not trust and not report.refused:
         doc["note"] = (
             "integrity only: digests match the manifest, but without --trust nothing "
             "shows who wrote the manifest"
