@@ -6,19 +6,11 @@ from dataclasses import dataclass
 
 from hotato.engine.plan import plan
 from hotato.kinds import REGISTRY
-from hotato.kinds._base import Evidence, KindDef, Spec
+from hotato.kinds._base import Evidence, Spec, missing_source
 from hotato.model.evidence import Trace, Transcript
 from hotato.model.results import Result, Verdict
 from hotato.model.state import StateSource
 from hotato.model.status import Source, Status
-
-MISSING_REASON = {
-    Source.TRACE: "no trace was supplied (--trace); {kind} reads the trace's spans, never the "
-    "transcript",
-    Source.TRANSCRIPT: "no transcript was supplied (--transcript); {kind} reads what was said",
-    Source.STATE: "no state adapter was provided (--state); {kind} reads a post-call system of "
-    "record (Authority 2), never the agent's spoken claim",
-}
 
 
 @dataclass
@@ -28,19 +20,6 @@ class Sources:
     trace: Trace | None = None
     transcript: Transcript | None = None
     state: StateSource | None = None
-
-
-def _missing(kdef: KindDef, spec: Spec, sources: Sources) -> Verdict | None:
-    if kdef.partial:
-        return None
-    for source in sorted(kdef.sources(spec)):
-        if source is Source.RESULTS:
-            continue
-        if getattr(sources, source.value) is None:
-            return Verdict.inconclusive(
-                MISSING_REASON[source].format(kind=kdef.tag), details={"missing": source.value}
-            )
-    return None
 
 
 def _when_unmet(spec: Spec, done: dict[str, Result]) -> Verdict | None:
@@ -53,7 +32,7 @@ def _when_unmet(spec: Spec, done: dict[str, Result]) -> Verdict | None:
 
 def grade(spec: Spec, sources: Sources, done: dict[str, Result]) -> Result:
     kdef = REGISTRY[str(spec.__struct_config__.tag)]
-    verdict = _when_unmet(spec, done) or _missing(kdef, spec, sources)
+    verdict = _when_unmet(spec, done) or missing_source(kdef, spec, sources)
     if verdict is None:
         reads = kdef.sources(spec)
         ev = Evidence(

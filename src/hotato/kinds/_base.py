@@ -64,6 +64,16 @@ class Evidence:
 
 
 Check = Callable[[Any, Evidence], Verdict]
+
+# What a check says when a source it reads was not supplied. One wording, wherever a spec is
+# graded (the engine, or a policy pack's rules).
+MISSING_REASON = {
+    Source.TRACE: "no trace was supplied (--trace); {kind} reads the trace's spans, never the "
+    "transcript",
+    Source.TRANSCRIPT: "no transcript was supplied (--transcript); {kind} reads what was said",
+    Source.STATE: "no state adapter was provided (--state); {kind} reads a post-call system of "
+    "record (Authority 2), never the agent's spoken claim",
+}
 Reads = frozenset[Source] | Callable[[Any], frozenset[Source]]
 Validate = Callable[[Any], list[str]]
 
@@ -110,3 +120,16 @@ def kind(
         return KindDef(spec, check, r, validate, refs, deterministic, partial)
 
     return wrap
+
+
+def missing_source(kdef: KindDef, spec: Spec, have: Any) -> Verdict | None:
+    """INCONCLUSIVE when `have` (anything with trace / transcript / state attributes) lacks a
+    source the kind reads; None when the check may run. Partial kinds weigh gaps themselves."""
+    if kdef.partial:
+        return None
+    for source in sorted(kdef.sources(spec) - {Source.RESULTS}):
+        if getattr(have, source.value) is None:
+            return Verdict.inconclusive(
+                MISSING_REASON[source].format(kind=kdef.tag), details={"missing": source.value}
+            )
+    return None

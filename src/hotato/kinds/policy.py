@@ -4,22 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hotato.kinds._base import Evidence, KindDef, Spec, kind
+from hotato.kinds._base import Evidence, KindDef, Spec, kind, missing_source
 from hotato.kinds._decode import did_you_mean
 from hotato.kinds._packs import DEFAULT_PACK, Pack, is_path, load_pack
 from hotato.model.errors import InputError
 from hotato.model.results import Verdict
 from hotato.model.status import Source, Status
-
-# The words the engine uses for a source that was not supplied (engine/evaluate.py), so a
-# rule graded here reads exactly as it would graded on its own. A test keeps the two equal.
-MISSING_REASON = {
-    Source.TRACE: "no trace was supplied (--trace); {kind} reads the trace's spans, never the "
-    "transcript",
-    Source.TRANSCRIPT: "no transcript was supplied (--transcript); {kind} reads what was said",
-    Source.STATE: "no state adapter was provided (--state); {kind} reads a post-call system of "
-    "record (Authority 2), never the agent's spoken claim",
-}
 
 
 class PolicyPack(Spec, tag="policy", frozen=True):
@@ -94,12 +84,9 @@ def grade_rule(rule: Spec, kdef: KindDef, ev: Evidence) -> Verdict:
     """One rule as the engine would grade it: a missing source is INCONCLUSIVE, otherwise the
     kind sees only the sources it declares."""
     reads = kdef.sources(rule)
-    if not kdef.partial:
-        for source in sorted(reads - {Source.RESULTS}):
-            if getattr(ev, source.value) is None:
-                return Verdict.inconclusive(
-                    MISSING_REASON[source].format(kind=kdef.tag), details={"missing": source.value}
-                )
+    gap = missing_source(kdef, rule, ev)
+    if gap is not None:
+        return gap
     every = kdef.partial
     return kdef.check(
         rule,
