@@ -9,7 +9,7 @@ million spans cost tens of megabytes, not a million dicts. Writing then reads th
 
 from __future__ import annotations
 
-import mmap
+import os
 import tempfile
 from array import array
 from collections.abc import Iterator
@@ -103,10 +103,14 @@ class Collector:
         return value + 0.0  # never -0.0
 
     def order(self) -> list[int]:
+        """Positions in (start time, source order) order. Two stable sorts on single-int keys
+        cost far less memory than one sort on (time, seq) tuples."""
         positions = list(range(len(self._seq)))
         if not self._in_order:
-            t0, seq = self._t0, self._seq
-            positions.sort(key=lambda i: (t0[i], seq[i]))
+            seq = self._seq
+            if any(seq[i] > seq[i + 1] for i in range(len(seq) - 1)):
+                positions.sort(key=seq.__getitem__)
+            positions.sort(key=self._t0.__getitem__)
         return positions
 
     def lines(self) -> Iterator[bytes]:
@@ -114,24 +118,21 @@ class Collector:
         self._spool.flush()
         if not self._seq:
             return
-        view = mmap.mmap(self._spool.fileno(), 0, access=mmap.ACCESS_READ)
-        try:
-            types = [_encode(t) for t in self._types]
-            for i in self.order():
-                head = [b'{"type":', types[self._type[i]]]
-                kind = self._kind[i]
-                if kind == _INTERVAL:
-                    head += [b',"start_sec":', _encode(self.seconds(self._t0[i]))]
-                    if self._t1[i] != NO_TIME:
-                        head += [b',"end_sec":', _encode(self.seconds(self._t1[i]))]
-                elif kind == _POINT:
-                    head += [b',"time_sec":', _encode(self.seconds(self._t0[i]))]
-                off = self._off[i]
-                body = view[off:off + self._len[i]]
-                head.append(b"}" if body == b"{}" else b"," + body[1:])
-                yield b"".join(head)
-        finally:
-            view.close()
+        fd = self._spool.fileno()
+        types = [_encode(t) for t in self._types]
+        # pread, not mmap: spool pages read once should not count as resident memory
+        for i in self.order():
+            head = [b'{"type":', types[self._type[i]]]
+            kind = self._kind[i]
+            if kind == _INTERVAL:
+                head += [b',"start_sec":', _encode(self.seconds(self._t0[i]))]
+                if self._t1[i] != NO_TIME:
+                    head += [b',"end_sec":', _encode(self.seconds(self._t1[i]))]
+            elif kind == _POINT:
+                head += [b',"time_sec":', _encode(self.seconds(self._t0[i]))]
+            body = os.pread(fd, self._len[i], self._off[i])
+            head.append(b"}" if body == b"{}" else b"," + body[1:])
+            yield b"".join(head)
 
     def close(self) -> None:
         self._spool.close()

@@ -35,6 +35,7 @@ ABSENT: Any = _Absent()  # a payload field the source did not record (unlike a r
 # Field order of a native span after `type` and its times (DESIGN §2).
 _ORDER = ("name", "latency_ms", "status", "attempt", "to", "by", "reason", "digits", "method",
           "url", "status_code", "arguments", "result", "error", "response")
+_KNOWN = frozenset(_ORDER)
 _KEEP_NULL = frozenset({"arguments", "result", "response"})
 
 
@@ -120,12 +121,13 @@ class Emitter:
              attributes: dict[str, Any] | None = None, **fields: Any) -> None:
         body: dict[str, Any] = {}
         for key in _ORDER:
-            value = fields.pop(key, ABSENT)
-            if value is ABSENT or (value is None and key not in _KEEP_NULL):
-                continue
-            body[key] = value
-        if fields:
-            raise TypeError(f"unknown span fields: {sorted(fields)}")
+            if key in fields:
+                value = fields[key]
+                if value is ABSENT or (value is None and key not in _KEEP_NULL):
+                    continue
+                body[key] = value
+        if not _KNOWN.issuperset(fields):
+            raise TypeError(f"unknown span fields: {sorted(set(fields) - _KNOWN)}")
         if extra:
             body.update(extra)
         attrs = self.identifiers_out(attributes)

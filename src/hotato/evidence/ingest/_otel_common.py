@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hotato.evidence.ingest._emit import ABSENT, Emitter
-from hotato.evidence.ingest._otlp import STATUS_ERROR, STATUS_OK, OSpan
+from hotato.evidence.ingest._otlp import STATUS_ERROR, STATUS_OK, OSpan, hex_id
 from hotato.evidence.ingest._values import jsonish
 
 
@@ -53,9 +53,11 @@ def span_ok(s: OSpan) -> bool | None:
     return True if s.status_code == STATUS_OK else None
 
 
-def ids(s: OSpan, **extra: Any) -> dict[str, Any]:
-    """Source ids as attributes; the emitter drops them unless --include-identifiers."""
-    out = {"trace_id": s.trace_id or None, "span_id": s.span_id or None}
+def ids(em: Emitter, s: OSpan, **extra: Any) -> dict[str, Any] | None:
+    """Source ids (as hex) as attributes, only with --include-identifiers."""
+    if not em.opts.include_identifiers:
+        return None
+    out = {"trace_id": hex_id(s.trace_id) or None, "span_id": hex_id(s.span_id) or None}
     out.update(extra)
     return out
 

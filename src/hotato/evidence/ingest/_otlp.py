@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,7 @@ from hotato.evidence.ingest._doc import MAX_PROBLEMS, split_path
 from hotato.model.errors import InputError, Problem
 
 STATUS_OK, STATUS_ERROR = 1, 2
+_HEX = re.compile(r"[0-9a-fA-F]+")
 _STATUS_NAMES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": STATUS_OK,
                  "STATUS_CODE_ERROR": STATUS_ERROR}
 
@@ -36,7 +38,8 @@ class Event:
 
 @dataclass(slots=True)
 class OSpan:
-    """One OTLP span, decoded: attribute values are plain Python values, ids are hex."""
+    """One OTLP span, decoded: attribute values are plain Python values. Ids are as the source
+    wrote them (hex or base64); `hex_id` normalises them when they are asked for."""
 
     name: str
     trace_id: str
@@ -145,7 +148,8 @@ def _int(value: int | str | None, where: str) -> int | None:
         raise _Bad(where, f"expected an integer (or integer string), got {value!r}") from None
 
 
-def _value(v: _AnyValue | None, where: str) -> Any:
+def _value(v: _AnyValue | None) -> Any:
+    """A decoded AnyValue; a bad one raises _Bad with its path relative to the value."""
     if v is None:
         return None
     if v.stringValue is not None:
@@ -153,28 +157,53 @@ def _value(v: _AnyValue | None, where: str) -> Any:
     if v.boolValue is not None:
         return v.boolValue
     if v.intValue is not None:
-        return _int(v.intValue, f"{where}.intValue")
+        return _int(v.intValue, ".intValue")
     if v.doubleValue is not None:
         if isinstance(v.doubleValue, str):
             try:
                 number = float(v.doubleValue)
             except ValueError:
-                raise _Bad(f"{where}.doubleValue", "expected a number") from None
+                raise _Bad(".doubleValue", "expected a number") from None
         else:
             number = v.doubleValue
         return number if math.isfinite(number) else None
     if v.arrayValue is not None:
-        return [_value(x, f"{where}.arrayValue.values[{i}]")
-                for i, x in enumerate(v.arrayValue.values)]
+        out = []
+        for i, x in enumerate(v.arrayValue.values):
+            try:
+                out.append(_value(x))
+            except _Bad as bad:
+                raise _Bad(f".arrayValue.values[{i}]{bad.where}", bad.message) from None
+        return out
     if v.kvlistValue is not None:
-        return _attrs(v.kvlistValue.values, f"{where}.kvlistValue.values")
+        try:
+            return _attrs(v.kvlistValue.values)
+        except _Bad as bad:
+            raise _Bad(f".kvlistValue.values{bad.where}", bad.message) from None
     if v.bytesValue is not None:
         return v.bytesValue
     return None
 
 
-def _attrs(kvs: list[_KeyValue], where: str) -> dict[str, Any]:
-    return {kv.key: _value(kv.value, f"{where}[{i}].value") for i, kv in enumerate(kvs)}
+def _attrs(kvs: list[_KeyValue]) -> dict[str, Any]:
+    out = {}
+    for kv in kvs:
+        value = kv.value
+        if value is not None and value.stringValue is not None:  # the common case, inline
+            out[kv.key] = value.stringValue
+            continue
+        try:
+            out[kv.key] = _value(value)
+        except _Bad as bad:
+            raise _Bad(f"[{kvs.index(kv)}].value{bad.where}", bad.message) from None
+    return out
+
+
+def _at(where: str, what: str, fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except _Bad as bad:
+        raise _Bad(f"{where}.{what}{bad.where}", bad.message) from None
 
 
 def hex_id(value: str | bytes) -> str:
@@ -183,7 +212,7 @@ def hex_id(value: str | bytes) -> str:
         return value.hex()
     if not value:
         return ""
-    if len(value) in (16, 32) and all(c in "0123456789abcdefABCDEF" for c in value):
+    if len(value) in (16, 32) and _HEX.fullmatch(value):
         return value.lower()
     try:
         return base64.b64decode(value, validate=True).hex()
@@ -200,34 +229,41 @@ def _status_code(code: int | str) -> int:
 def _spans_of(doc: _TracesDoc, where: str) -> Iterator[OSpan]:
     for r, rs in enumerate(doc.resourceSpans):
         rwhere = f"{where}.resourceSpans[{r}]"
-        resource = _attrs(rs.resource.attributes, f"{rwhere}.resource.attributes") \
+        resource = _at(f"{rwhere}.resource", "attributes", _attrs, rs.resource.attributes) \
             if rs.resource else {}
         groups = rs.scopeSpans or rs.instrumentationLibrarySpans
         key = "scopeSpans" if rs.scopeSpans else "instrumentationLibrarySpans"
         for g, ss in enumerate(groups):
             scope = ss.scope.name if ss.scope else ""
             for k, sp in enumerate(ss.spans):
-                swhere = f"{rwhere}.{key}[{g}].spans[{k}]"
-                events = [
-                    Event(ev.name, _int(ev.timeUnixNano, f"{swhere}.events[{e}].timeUnixNano"),
-                          _attrs(ev.attributes, f"{swhere}.events[{e}].attributes"))
-                    for e, ev in enumerate(sp.events)
-                ]
-                status = sp.status
-                yield OSpan(
-                    name=sp.name,
-                    trace_id=hex_id(sp.traceId),
-                    span_id=hex_id(sp.spanId),
-                    parent_span_id=hex_id(sp.parentSpanId),
-                    start_ns=_int(sp.startTimeUnixNano, f"{swhere}.startTimeUnixNano") or None,
-                    end_ns=_int(sp.endTimeUnixNano, f"{swhere}.endTimeUnixNano") or None,
-                    attributes=_attrs(sp.attributes, f"{swhere}.attributes"),
-                    status_code=_status_code(status.code) if status else 0,
-                    status_message=status.message if status else "",
-                    scope=scope,
-                    resource=resource,
-                    events=events,
-                )
+                try:
+                    yield _span(sp, scope, resource)
+                except _Bad as bad:
+                    raise _Bad(f"{rwhere}.{key}[{g}].spans[{k}]{bad.where}", bad.message) \
+                        from None
+
+
+def _span(sp: _Span, scope: str, resource: dict[str, Any]) -> OSpan:
+    events = [
+        Event(ev.name, _at(f".events[{e}]", "timeUnixNano", _int, ev.timeUnixNano, ""),
+              _at(f".events[{e}]", "attributes", _attrs, ev.attributes))
+        for e, ev in enumerate(sp.events)
+    ] if sp.events else []
+    status = sp.status
+    return OSpan(
+        name=sp.name,
+        trace_id=sp.traceId,
+        span_id=sp.spanId,
+        parent_span_id=sp.parentSpanId,
+        start_ns=_int(sp.startTimeUnixNano, ".startTimeUnixNano") or None,
+        end_ns=_int(sp.endTimeUnixNano, ".endTimeUnixNano") or None,
+        attributes=_at("", "attributes", _attrs, sp.attributes),
+        status_code=_status_code(status.code) if status else 0,
+        status_message=status.message if status else "",
+        scope=scope,
+        resource=resource,
+        events=events,
+    )
 
 
 def is_traces_doc(value: Any) -> bool:

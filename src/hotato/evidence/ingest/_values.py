@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -120,6 +121,7 @@ _DEST_KEYS = ("destination", "to", "target", "number", "phoneNumber", "phone_num
 _DIGIT_KEYS = ("keys", "digits", "digit", "dtmf", "tones", "sequence")
 
 
+@lru_cache(maxsize=4096)
 def _snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower().replace("-", "_")
 

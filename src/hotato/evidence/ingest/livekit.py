@@ -35,8 +35,13 @@ _ARGS = ("lk.function_tool.arguments", "lk.pii.function_tool.arguments",
 _OUTPUT = ("lk.function_tool.output", "lk.pii.function_tool.output", "gen_ai.tool.call.result")
 
 
+_NAMES = frozenset({"function_tool", "user_turn", "tts_node", "llm_node", "agent_session"})
+
+
 def claims(s: OSpan) -> bool:
-    return s.scope.startswith("livekit") or any(k.startswith("lk.") for k in s.attributes)
+    a = s.attributes
+    return (s.name in _NAMES or s.scope.startswith("livekit") or "lk.function_tool.name" in a
+            or "lk.close_reason" in a)
 
 
 def map_otel_span(em: Emitter, s: OSpan) -> bool:
@@ -54,7 +59,8 @@ def map_otel_span(em: Emitter, s: OSpan) -> bool:
             first(a, "lk.function_tool.name", "gen_ai.tool.name") or None,
             start=s.start_ns, end=s.end_ns, arguments=payload(a, *_ARGS), result=output,
             error=error, ok=(is_error is False) if isinstance(is_error, bool) else None,
-            attributes=ids(s, tool_call_id=first(a, "lk.function_tool.id", "gen_ai.tool.call.id")),
+            attributes=ids(em, s,
+                           tool_call_id=first(a, "lk.function_tool.id", "gen_ai.tool.call.id")),
         )
         return True
     if "lk.close_reason" in a:

@@ -110,6 +110,7 @@ class _Mapper:
     def __init__(self, em: Emitter, stack: str) -> None:
         self.em = em
         self.stack = stack
+        self._resource: dict[str, Any] | None = None
 
     def map(self, s: OSpan) -> None:
         em = self.em
@@ -125,8 +126,9 @@ class _Mapper:
 
     def _deployment(self, s: OSpan) -> None:
         r, dep = s.resource, self.em.deployment
-        if not r or (dep.git_sha and dep.config_hash):
+        if r is self._resource:  # spans of one export batch share their resource
             return
+        self._resource = r
         dep.git_sha = dep.git_sha or first(r, "vcs.ref.head.revision", "hotato.git_sha")
         dep.config_hash = dep.config_hash or first(r, "hotato.config_hash")
         self.em.identify(None, first(r, "hotato.agent_id"))
@@ -136,7 +138,11 @@ def _generic(em: Emitter, s: OSpan) -> None:
     a = s.attributes
     name = s.name
     low = name.lower()
-    em.identify(first(a, "gen_ai.conversation.id", "session.id"), first(a, "gen_ai.agent.id"))
+    if em.call_id is None or em.deployment.agent_id is None:
+        call_id = first(a, "gen_ai.conversation.id", "session.id")
+        agent_id = a.get("gen_ai.agent.id")
+        if call_id is not None or agent_id is not None:
+            em.identify(call_id, agent_id)
     operation = a.get("gen_ai.operation.name")
     if operation == "execute_tool" or low.startswith("execute_tool") or (
         "gen_ai.tool.name" in a and operation is None
@@ -146,7 +152,7 @@ def _generic(em: Emitter, s: OSpan) -> None:
                      arguments=payload(a, "gen_ai.tool.call.arguments"),
                      result=payload(a, "gen_ai.tool.call.result"), error=span_error(s),
                      ok=span_ok(s), hint=first(a, "gen_ai.tool.type"),
-                     attributes=ids(s, tool_call_id=a.get("gen_ai.tool.call.id")))
+                     attributes=ids(em, s, tool_call_id=a.get("gen_ai.tool.call.id")))
         return
     method = first(a, "http.request.method", "http.method")
     url = first(a, "url.full", "http.url")
@@ -157,7 +163,7 @@ def _generic(em: Emitter, s: OSpan) -> None:
         em.span("http_exchange", start=s.start_ns, end=s.end_ns, method=method.upper(), url=url,
                 status_code=code if isinstance(code, int) and not isinstance(code, bool) else None,
                 response=body, error=error, status="error" if error else None,
-                attributes=ids(s))
+                attributes=ids(em, s))
         return
     if low in _HANDOFF or low.startswith(("handoff", "transfer")):
         to = text(a, "handoff.to", "transfer.to", "to", "destination", "gen_ai.agent.name",
@@ -191,5 +197,5 @@ def _native(em: Emitter, s: OSpan) -> None:
         fields[key] = payload(a, f"hotato.{key}")
     error = a.get("hotato.error") or span_error(s)
     fields["error"] = error
-    em.span(str(a["hotato.type"]), start=s.start_ns, end=s.end_ns, attributes=ids(s),
+    em.span(str(a["hotato.type"]), start=s.start_ns, end=s.end_ns, attributes=ids(em, s),
             **fields)
