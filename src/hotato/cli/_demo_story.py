@@ -34,6 +34,8 @@ def story(sources: Sources, outcome: RunOutcome, color: bool) -> str:
             out.append("  (no issue_refund span: the refund tool never ran)")
     out += ["", _head("What the data shows (system of record)", color)]
     reads = sources.state.reads if sources.state is not None else []
+    if sources.state is not None:
+        out.append(f"  source: {sources.state.description}")
     for read in reads:
         out.append(f"  {read.resource} where {_short(read.filters)}: {_short(read.observed)}")
     out += ["", _head("Verdicts", color)]

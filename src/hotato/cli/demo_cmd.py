@@ -11,7 +11,7 @@ import click
 
 from hotato.cli._run import Exit
 
-FILES = ("assertions.yaml", "trace.jsonl", "transcript.json", "state.json")
+FILES = ("assertions.yaml", "trace.jsonl", "transcript.json", "orders.sqlite")
 
 
 def demo_dir() -> Path:
@@ -49,7 +49,7 @@ def demo(write_to: str | None, fmt: str) -> None:
     sources = open_sources(
         trace=str(src / "trace.jsonl"),
         transcript=str(src / "transcript.json"),
-        state=str(src / "state.json"),
+        state=str(src / "orders.sqlite"),
     )
     outcome = run(aset, sources)
     if fmt == "json":
@@ -74,5 +74,5 @@ def _write(src: Path, dest: Path) -> None:
     click.echo(
         f"wrote the demo call to {dest}/. Try:\n"
         f"  cd {dest} && hotato assert run --assertions assertions.yaml "
-        "--trace trace.jsonl --transcript transcript.json --state state.json"
+        "--trace trace.jsonl --transcript transcript.json --state orders.sqlite"
     )

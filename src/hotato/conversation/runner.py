@@ -72,9 +72,12 @@ def run_test(
 ) -> TestRun:
     policy = resolve_policy(policy_flag, test.policy)
     n = repetitions or test.repetitions
-    results = evaluate(test.deterministic, sources)
-    reads = list(sources.state.reads) if sources.state is not None else []
-    runs = [results] + [evaluate(test.deterministic, sources) for _ in range(n - 1)]
+    try:
+        results = evaluate(test.deterministic, sources)
+        reads = list(sources.state.reads) if sources.state is not None else []
+        runs = [results] + [evaluate(test.deterministic, sources) for _ in range(n - 1)]
+    finally:
+        sources.close()
     if rubric_lane is None:
         from hotato.conversation.judge import rubric_lane as judged
 

@@ -21,6 +21,12 @@ class Sources:
     transcript: Transcript | None = None
     state: StateSource | None = None
 
+    def close(self) -> None:
+        """Release what the state source holds open (database connections, HTTP clients)."""
+        close = getattr(self.state, "close", None)
+        if close is not None:
+            close()
+
 
 def _when_unmet(spec: Spec, done: dict[str, Result]) -> Verdict | None:
     unmet = [w for w in spec.when if done[w].status is not Status.PASS]

@@ -32,6 +32,9 @@ class RunOutcome:
 
 def run(assertions: AssertionSet, sources: Sources, policy_flag: str | None = None) -> RunOutcome:
     policy = resolve_policy(policy_flag, assertions.policy)
-    results = evaluate(assertions.specs, sources, assertions.origins)
+    try:
+        results = evaluate(assertions.specs, sources, assertions.origins)
+    finally:
+        sources.close()
     code = exit_code([r for r in results if r.deterministic], policy)
     return RunOutcome(results, policy, code)
