@@ -203,10 +203,61 @@ def measure(label: str, argv: list[str], cwd: Path) -> Measured:
     )
 
 
+def breakdown(files: dict[str, Path], artifact: Path) -> None:
+    """In this process, phase by phase: where the run's time goes (CPU seconds, user + system)."""
+    import resource
+
+    def cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+
+    rows: list[tuple[str, float, float]] = []
+    wall, used = time.perf_counter(), cpu()
+
+    def lap(label: str) -> None:
+        nonlocal wall, used
+        now, spent = time.perf_counter(), cpu()
+        rows.append((label, now - wall, spent - used))
+        wall, used = now, spent
+
+    from hotato.cli._artifact import bind
+    from hotato.conversation.calls import CallFiles
+    from hotato.conversation.document import test_run_document
+    from hotato.conversation.runner import run_test
+    from hotato.conversation.testfile import load_test
+    from hotato.engine.evaluate import evaluate
+    from hotato.engine.sources import open_sources
+
+    lap("imports")
+    test = load_test(files["test"])
+    lap("load the test file")
+    sources = open_sources(str(files["trace"]), str(files["transcript"]), str(files["state"]))
+    lap("read the trace, transcript, state")
+    for spec in test.deterministic:
+        evaluate([spec], sources)
+        lap(f"  check {spec.id} ({spec.__struct_config__.tag})")
+    run = run_test(test, sources, "bench-agent")
+    lap("run_test (every check again, conditions)")
+    doc = test_run_document(run)
+    lap("the test-run document")
+    if artifact.exists():
+        shutil.rmtree(artifact)
+    call = CallFiles(str(OUT), str(files["transcript"]), str(files["trace"]), str(files["state"]))
+    origin = {"kind": "real"}
+    bind(str(artifact), test.id, "bench-agent", "2026-01-01T00:00:00Z", origin, doc, call, None)
+    lap("write the artifact (copy + hash)")
+    print(f"\n{'phase (in one process)':<46} {'wall s':>8} {'cpu s':>8}")
+    for label, w, c in rows:
+        print(f"{label:<46} {w:>8.2f} {c:>8.2f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mb", type=float, default=100.0, help="trace size in MB (default 100)")
     parser.add_argument("--repeat", type=int, default=1, help="measure N times, keep the best")
+    parser.add_argument(
+        "--breakdown", action="store_true", help="also time each phase of the run in-process"
+    )
     args = parser.parse_args(argv)
 
     files = write_inputs(OUT, args.mb)
@@ -248,6 +299,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'together':<22} {'':>4} {total_s:>8.2f} {total_cpu:>8.2f} {peak:>12.1f}")
     print(f"load average while measuring: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"targets: under {TARGET_SECONDS:.0f} s together, under {TARGET_MB:.0f} MB")
+
+    if args.breakdown:
+        breakdown(files, artifact)
 
     ok = True
     if ran.code != 0:
