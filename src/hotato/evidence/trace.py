@@ -22,9 +22,14 @@ def _problem(path: str, lineno: int, message: str) -> Problem:
     return Problem(message, file=path, line=lineno)
 
 
-def _clean(err: msgspec.DecodeError, index: int) -> str:
-    # msgspec says `$.name`; the user needs the span, so name it.
-    return str(err).replace("`$", f"`$[span {index}]", 1) if "`$" in str(err) else str(err)
+def _invalid(name: str, lineno: int, err: msgspec.ValidationError, span_no: int) -> Problem:
+    """`trace.jsonl:7 $.name: Expected `str | null`, got `int` (span s_5)`: msgspec's path
+    within the line becomes the problem's JSON path, and the span is named by its id."""
+    message, _, tail = str(err).partition(" - at `")
+    path = tail.rstrip("`") or "$"
+    if path == "$" and message.startswith("Expected `object`, got"):
+        message = "a span line must be a JSON object, got " + message.rsplit("`", 2)[-2]
+    return Problem(f"{message} (span s_{span_no})", file=name, line=lineno, path=path)
 
 
 def load_trace(path: str | os.PathLike[str]) -> Trace:
@@ -34,6 +39,7 @@ def load_trace(path: str | os.PathLike[str]) -> Trace:
     spans: list[Span] = []
     problems: list[Problem] = []
     meta: dict[str, Any] | None = None
+    span_no = -1  # index among span lines, whether or not the line decodes
     try:
         handle = p.open("rb")
     except OSError as exc:
@@ -48,10 +54,11 @@ def load_trace(path: str | os.PathLike[str]) -> Trace:
             if meta is None:
                 meta = _read_meta(line, name, lineno)
                 continue
+            span_no += 1
             try:
                 span = _span_decoder.decode(line)
             except msgspec.ValidationError as exc:
-                problems.append(_problem(name, lineno, _clean(exc, len(spans))))
+                problems.append(_invalid(name, lineno, exc, span_no))
             except msgspec.DecodeError:
                 problems.append(_problem(name, lineno, _describe_bad_line(line)))
             else:
