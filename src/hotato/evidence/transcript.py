@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import re
 from typing import Any
 
-from hotato._io import read_json_file
+import msgspec
+
+from hotato._io import read_bytes
 from hotato.model.errors import InputError, Problem
 from hotato.model.evidence import Transcript, Turn, normalize_role
 
@@ -14,7 +18,46 @@ SHAPES = 'a JSON array of turns, {"segments": [...]}, or {"transcript": {"segmen
 
 def load_transcript(path: str | os.PathLike[str]) -> Transcript:
     name = str(path)
-    return parse_transcript(read_json_file(path, "transcript"), name)
+    data = read_bytes(path, "transcript")
+    try:
+        doc = msgspec.json.decode(data)
+    except msgspec.DecodeError as exc:
+        line, col = _line_col(data, str(exc))
+        raise InputError.one(f"transcript is not valid JSON ({exc})", file=name, line=line,
+                             col=col) from None
+    try:
+        return parse_transcript(doc, name)
+    except InputError as exc:
+        raise _with_lines(exc, data, name) from None
+
+
+def _line_col(data: bytes, message: str) -> tuple[int | None, int | None]:
+    """msgspec names a byte offset; a person looks for a line and column."""
+    found = re.search(r"\(byte (\d+)\)", message)
+    if found is None and "truncated" not in message:
+        return None, None
+    offset = min(int(found.group(1)), len(data)) if found else len(data)
+    line = data.count(b"\n", 0, offset) + 1
+    col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return line, col
+
+
+def _with_lines(exc: InputError, data: bytes, name: str) -> InputError:
+    """Add the line of each problem's JSON path. Only on the way out with problems, so a good
+    transcript never pays for the marks."""
+    from hotato._documents import parse_document
+
+    try:
+        marked = parse_document(data.decode("utf-8-sig"), name, "transcript", is_json=True)
+    except (InputError, UnicodeDecodeError):
+        return exc
+    problems = []
+    for problem in exc.problems:
+        if problem.path is not None and problem.line is None:
+            line, col = marked.where(problem.path)
+            problem = dataclasses.replace(problem, line=line, col=col)
+        problems.append(problem)
+    return InputError(problems)
 
 
 def parse_transcript(doc: Any, name: str | None = None) -> Transcript:
