@@ -62,6 +62,7 @@ def parse_document(text: str, name: str, what: str, is_json: bool = False) -> Do
         try:
             value = json.loads(text, object_pairs_hook=_no_duplicates)
         except _DuplicateKey as dup:
+            _locate_duplicate(text, name)  # raises with the line when the composer can read it
             raise InputError.one(f"duplicate key {dup.key!r}", file=name) from None
         except json.JSONDecodeError as exc:
             raise InputError.one(
@@ -92,6 +93,16 @@ def parse_document(text: str, name: str, what: str, is_json: bool = False) -> Do
     marks = {}
     value = _walk(node, "$", marks, name, build=True)
     return Document(value, name, marks)
+
+
+def _locate_duplicate(text: str, name: str) -> None:
+    """The same walk YAML files get finds the duplicate's line and JSON path."""
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError:
+        return
+    if node is not None:
+        _walk(node, "$", {}, name, build=False)
 
 
 class _DuplicateKey(Exception):
