@@ -59,7 +59,7 @@ def decode_spec(
                 )
             )
     for key in required_fields(kdef.spec):
-        if key not in item:
+        if key not in item and key != "id":  # a missing id is reported above
             problems.append(doc.problem(path, f"{key!r} is required", label))
     if problems:
         return None, problems

@@ -21,7 +21,15 @@ def compile_pattern(pattern: str, case_sensitive: bool = False) -> Any:
         return re2.compile(pattern.encode("utf-8"), options)
     except re2.error as exc:
         detail = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else str(exc)
-        raise PatternError(f"pattern {pattern!r} cannot run on RE2: {detail}") from None
+        raise PatternError(
+            f"pattern {clip(pattern)!r} cannot run on RE2: {clip(detail, 120)}"
+        ) from None
+
+
+def clip(text: str, limit: int = 80) -> str:
+    """A user's string shortened for a message, so a refusal stays short however long the
+    input: RE2 echoes the pattern in its own errors too."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def pattern_problems(*patterns: str | None, case_sensitive: bool = False) -> list[str]:

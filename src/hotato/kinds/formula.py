@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hotato.kinds import _formula
 from hotato.kinds._base import Evidence, Spec, kind
+from hotato.kinds._regex import clip
 from hotato.model.results import Verdict
 from hotato.model.status import Source, Status
 
@@ -31,7 +32,7 @@ def _validate(spec: Formula) -> list[str]:
     try:
         _formula.parse(spec.expr)
     except _formula.FormulaError as exc:
-        return [f"cannot parse expr {spec.expr!r}: {exc}"]
+        return [f"cannot parse expr {clip(spec.expr)!r}: {exc}"]
     return []
 
 
