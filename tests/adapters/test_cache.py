@@ -61,3 +61,21 @@ def test_close_reaches_the_reader() -> None:
     inner = Counting()
     CachedReader(inner).close()
     assert inner.closed
+
+
+def test_filter_values_become_json_values_first() -> None:
+    import datetime as dt
+
+    inner = Counting()
+    cache = CachedReader(inner)
+    cache.query("orders", {"due": dt.date(2024, 3, 1)})  # a YAML date
+    cache.query("orders", {"due": "2024-03-01"})
+    assert inner.asked == [("orders", {"due": "2024-03-01"})]
+
+
+def test_nan_and_null_are_different_questions() -> None:
+    inner = Counting()
+    cache = CachedReader(inner)
+    cache.query("orders", {"a": float("nan")})
+    cache.query("orders", {"a": None})
+    assert len(inner.asked) == 2

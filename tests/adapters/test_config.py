@@ -148,9 +148,14 @@ documents = st.recursive(
                             st.dictionaries(st.one_of(st.sampled_from(WORDS), st.text(max_size=6)),
                                             inner, max_size=6)),
     max_leaves=30)
+small = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.sampled_from(WORDS), inner, max_size=4)),
+    max_leaves=8)
 adapters = st.fixed_dictionaries(
     {"adapter": st.sampled_from(["sql", "http", "x"])},
-    optional={w: documents for w in WORDS if w != "adapter"})
+    optional={w: small for w in WORDS if w != "adapter"})
 
 
 def outcome(data: bytes, name: str) -> None:
@@ -162,7 +167,7 @@ def outcome(data: bytes, name: str) -> None:
         assert str(exc)  # a refusal that says something
 
 
-FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST
@@ -184,10 +189,44 @@ def test_any_adapter_shaped_document_is_an_adapter_or_a_refusal(doc: dict[str, A
     if as_json:
         outcome(json.dumps(doc).encode(), "a.json")
     else:
-        outcome(yaml.safe_dump(doc).encode(), "a.yaml")
+        outcome(yaml.dump(doc, Dumper=yaml.CSafeDumper).encode(), "a.yaml")
 
 
 @FAST
 @given(documents)
 def test_any_json_document_is_a_sandbox_or_a_refusal(doc: Any) -> None:
     outcome(json.dumps(doc).encode(), "s.json")
+
+
+resource_values = st.one_of(st.text(max_size=40), st.sampled_from(VALUES), scalars)
+
+
+@FAST
+@given(st.dictionaries(st.text(min_size=1, max_size=8),
+                       st.fixed_dictionaries({}, optional={
+                           "path": resource_values, "record": resource_values,
+                           "method": resource_values, "query": small, "body": small}),
+                       min_size=1, max_size=3),
+       st.sampled_from(["https://api.example.com/v1", "http://127.0.0.1:9"]))
+def test_any_http_resource_map_is_an_adapter_or_a_refusal(resources: dict[str, Any],
+                                                          base_url: str) -> None:
+    doc = {"adapter": "http", "base_url": base_url, "egress_opt_in": True, "allow_http": True,
+           "resources": resources}
+    outcome(json.dumps(doc).encode(), "h.json")
+
+
+@FAST
+@given(st.dictionaries(st.text(min_size=1, max_size=8),
+                       st.fixed_dictionaries({}, optional={"table": resource_values,
+                                                           "query": resource_values}),
+                       min_size=1, max_size=3))
+def test_any_sql_resource_map_is_an_adapter_or_a_refusal(resources: dict[str, Any]) -> None:
+    doc = {"adapter": "sql", "url": "postgresql://app@db.example/shop", "resources": resources}
+    outcome(json.dumps(doc).encode(), "q.json")
+
+
+@FAST
+@given(st.text(max_size=200))
+def test_the_select_check_never_fails_on_any_text(sql: str) -> None:
+    assert select_problem(sql) is None or isinstance(select_problem(sql), str)
+    assert all(isinstance(p, str) for p in parameters(sql))

@@ -49,10 +49,11 @@ def open_state(source: str, before: str | None = None) -> OpenState:
     when given, else the sandbox's own before side, else None.
     """
     reader, sandbox_before, description = open_reader(source)
-    cached = CachedReader(reader)
     before_reader = read_sandbox(before).as_before() if before is not None else sandbox_before
-    state = OpenState(after=cached, before=before_reader, description=description)
-    state.closers.append(cached.close)
+    after = CachedReader(reader)
+    state = OpenState(after=after, description=description,
+                      before=CachedReader(before_reader) if before_reader else None)
+    state.closers.append(after.close)
     return state
 
 
