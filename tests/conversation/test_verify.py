@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tests.conftest import Ran, hotato
 from tests.conversation.conftest import (
     DISCLOSED,
@@ -21,6 +24,8 @@ from tests.conversation.conftest import (
     write_call,
     write_test,
 )
+
+from hotato.artifacts.verify import verify_artifact
 
 KEYS = {"ok", "refused", "verified", "mismatches", "missing", "unbound"}
 CHILDREN = ["assertions", "audio", "state", "trace", "transcript"]
@@ -306,3 +311,56 @@ def test_several_problems_are_all_reported(art: Path) -> None:
     assert [m["name"] for m in doc["mismatches"]] == ["trace"]
     assert any("artifacts.transcript" in p for p in doc["problems"])
     assert doc["verified"] == ["assertions", "state"]
+
+
+PATHS = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(
+        [
+            "assertions.json",
+            "trace.jsonl",
+            "../x",
+            "/etc/hostname",
+            "a\x00b",
+            "x" * 5000,
+            "d/" * 3000 + "x",
+            "state-evidence.json/",
+            "C:\\x",
+            ".",
+            "",
+        ]
+    ),
+)
+ENTRY = st.one_of(
+    st.fixed_dictionaries(
+        {"path": PATHS, "sha256": st.text(max_size=64)},
+        optional={"bytes": st.integers(-1, 10**6) | st.booleans() | st.none()},
+    ),
+    st.none(),
+    st.integers(),
+    st.text(max_size=5),
+)
+MANIFEST = st.fixed_dictionaries(
+    {"kind": st.sampled_from(["hotato.conversation", "hotato.conversation.v1", "x"])},
+    optional={
+        "artifacts": st.dictionaries(
+            st.sampled_from(CHILDREN) | st.text(max_size=5), ENTRY, max_size=6
+        )
+        | st.lists(st.integers(), max_size=2),
+        "version": st.integers(0, 2),
+    },
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(MANIFEST)
+def test_verify_never_crashes_on_a_manifest(pristine: Path, manifest: dict[str, Any]) -> None:
+    """Whatever the manifest says, verify gives a report (a refusal, exit 2), never an error."""
+    folder = Path(tempfile.mkdtemp())
+    try:
+        shutil.copytree(pristine, folder / "art")
+        (folder / "art" / "conversation.json").write_text(json.dumps(manifest))
+        report = verify_artifact(folder / "art")
+        assert report.refused or set(report.verified) == set(manifest["artifacts"])
+    finally:
+        shutil.rmtree(folder)

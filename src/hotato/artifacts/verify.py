@@ -60,12 +60,17 @@ def _safe_child(base: Path, rel: Any) -> tuple[Path | None, str | None]:
         return None, f"child path {rel!r} is absolute"
     if ".." in pure.parts:
         return None, f"child path {rel!r} leaves the artifact folder"
+    if "\x00" in rel:
+        return None, f"child path {rel!r} holds a NUL byte"
     path = base.joinpath(*pure.parts)
     probe = base
-    for part in pure.parts:
-        probe = probe / part
-        if probe.is_symlink():
-            return None, f"child path {rel!r} is a link; refusing to follow it"
+    try:
+        for part in pure.parts:
+            probe = probe / part
+            if probe.is_symlink():
+                return None, f"child path {rel!r} is a link; refusing to follow it"
+    except OSError as exc:
+        return None, f"child path {rel!r} cannot be read ({exc.strerror})"
     return path, None
 
 
@@ -87,6 +92,9 @@ def _read_manifest(base: Path, report: Report) -> dict[str, Any] | None:
         manifest = msgspec.json.decode(mpath.read_bytes())
     except msgspec.DecodeError as exc:
         report.problems.append(f"{MANIFEST} is not valid JSON ({exc})")
+        return None
+    except OSError as exc:
+        report.problems.append(f"{MANIFEST} cannot be read ({exc.strerror})")
         return None
     if not isinstance(manifest, dict) or manifest.get("kind") not in (
         "hotato.conversation",
@@ -120,13 +128,16 @@ def verify_artifact(folder: str | os.PathLike[str]) -> Report:
             continue
         try:
             mode = os.lstat(path).st_mode
+            if not stat.S_ISREG(mode):
+                report.problems.append(f"artifacts.{name} is not a regular file")
+                continue
+            sha, size = _hash(path)
         except FileNotFoundError:
             report.missing.append(name)
             continue
-        if not stat.S_ISREG(mode):
-            report.problems.append(f"artifacts.{name} is not a regular file")
+        except OSError as exc:  # a link swapped in after lstat (O_NOFOLLOW), unreadable, ...
+            report.problems.append(f"artifacts.{name} cannot be read ({exc.strerror})")
             continue
-        sha, size = _hash(path)
         if sha != entry["sha256"] or size != entry.get("bytes"):
             report.mismatches.append(
                 {
@@ -184,6 +195,9 @@ def _decode_child(base: Path, entry: dict[str, Any], name: str, report: Report) 
         return msgspec.json.decode(path.read_bytes())
     except msgspec.DecodeError:
         report.problems.append(f"the bound {name} child is not valid JSON")
+        return None
+    except OSError as exc:
+        report.problems.append(f"the bound {name} child cannot be read ({exc.strerror})")
         return None
 
 
