@@ -292,3 +292,27 @@ def test_the_conversation_id_depends_on_the_evidence(
         for n in ("a", "b")
     ]
     assert ids[0] != ids[1]
+
+
+def test_an_out_name_too_long_is_refused(tmp_path: Path, test_file: Path, call: Path) -> None:
+    ran = run_out(test_file, call, tmp_path / ("x" * 300))
+    assert ran.code == 2
+    assert "cannot use --out" in ran.err
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_an_out_that_cannot_be_written_is_refused(test_file: Path, call: Path) -> None:
+    ran = run_out(test_file, call, Path("/proc/hotato-artifact"))
+    assert ran.code == 2
+    assert "cannot write the artifact" in ran.err
+
+
+@pytest.mark.parametrize("junit", ["folder", "missing/report.xml"])
+def test_a_bad_junit_path_is_refused_before_the_artifact_is_written(
+    tmp_path: Path, test_file: Path, call: Path, junit: str
+) -> None:
+    (tmp_path / "folder").mkdir()
+    ran = run_out(test_file, call, tmp_path / "art", "--junit", str(tmp_path / junit))
+    assert ran.code == 2
+    assert "--junit" in ran.err
+    assert not (tmp_path / "art").exists()

@@ -34,7 +34,14 @@ def check_out_dir(out: str | os.PathLike[str]) -> Path:
     """`--out` may be new, an empty folder, or an earlier artifact (replaced whole).
 
     Anything else is refused."""
-    target = Path(out)
+    try:
+        return _check_out_dir(Path(out))
+    except OSError as exc:  # a name too long, a folder that cannot be listed, ...
+        raise InputError.one(f"cannot use --out: {exc.strerror}", file=str(out)) from None
+
+
+def _check_out_dir(target: Path) -> Path:
+    out = str(target)
     if target.is_symlink():
         raise InputError.one(
             "--out is a symbolic link; refusing to write through it", file=str(out)
@@ -90,6 +97,15 @@ def write_artifact(
     """Write children, then the manifest: `head(bound children)` fields, then `artifacts`.
     Returns the manifest."""
     target = check_out_dir(out)
+    try:
+        return _write(target, head, children)
+    except OSError as exc:  # an unwritable or full file system: refused, nothing left behind
+        raise InputError.one(
+            f"cannot write the artifact: {exc.strerror or exc}", file=str(out)
+        ) from None
+
+
+def _write(target: Path, head: Head, children: list[Child]) -> dict[str, Any]:
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
         bound: dict[str, dict[str, Any]] = {}

@@ -283,7 +283,19 @@ def _suite_plan(
     return plan
 
 
+def _check_junit(path: str | None) -> None:
+    """Refuse a --junit that cannot be written before anything runs or is written."""
+    if path is None:
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise InputError.one("--junit is a folder; give it a file name", file=path)
+    if not target.parent.is_dir():
+        raise InputError.one("the folder that would hold --junit does not exist", file=path)
+
+
 def run_request(req: Request, fmt: str, junit_path: str | None, color: bool) -> tuple[int, str]:
+    _check_junit(junit_path)
     target = Path(req.test_path)
     if target.is_dir():
         return _suite(req, target, fmt, junit_path)
