@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 _ABSENT = object()
 _BACKOFF_S = 0.1
-_STICKY = ("dns", "connection_refused", "tls", "timeout")  # connecting failed: the run stops asking
+_STICKY = ("dns", "connection_refused", "tls")  # connecting failed: the run stops asking
 
 
 class HttpReader:
@@ -96,7 +96,7 @@ class HttpReader:
                 self.sent += 1
                 response = client.request(method, path, params=params or None, json=body)
             except httpx.TimeoutException as exc:
-                failure = StateUnavailable("timeout", self._text(
+                failure = StateUnavailable("timeout", self._scrub(
                     f"{shown}: no answer within {spec.timeout_s:g}s ({type(exc).__name__})"))
                 if isinstance(exc, httpx.ConnectTimeout):
                     self._down = failure
@@ -106,7 +106,7 @@ class HttpReader:
                 if retry and not last:
                     time.sleep(_BACKOFF_S * 2**attempt)
                     continue
-                failure = StateUnavailable(cause, self._text(f"{shown}: {_reason(exc)}"))
+                failure = StateUnavailable(cause, self._scrub(f"{shown}: {_reason(exc)}"))
                 if cause in _STICKY:
                     self._down = failure
                 raise failure from None
@@ -124,18 +124,18 @@ class HttpReader:
         if status == 404:
             return None
         if status in (401, 403):
-            raise StateUnavailable("auth_failed", self._text(f"{shown} answered {status}: the "
+            raise StateUnavailable("auth_failed", self._scrub(f"{shown} answered {status}: the "
                                                              "credentials were refused"))
         if status >= 500:
-            raise StateUnavailable("http_5xx", self._text(f"{shown} answered {status} after "
+            raise StateUnavailable("http_5xx", self._scrub(f"{shown} answered {status} after "
                                                           f"{self.config.spec.retries} retries"))
         if not 200 <= status < 300:
-            raise StateUnavailable("http_status", self._text(f"{shown} answered {status}"))
+            raise StateUnavailable("http_status", self._scrub(f"{shown} answered {status}"))
         try:
             return msgspec.json.decode(response.content)
         except msgspec.DecodeError:
             kind = response.headers.get("content-type", "no content type")
-            raise StateUnavailable("not_json", self._text(
+            raise StateUnavailable("not_json", self._scrub(
                 f"{shown} answered {status} with a body that is not JSON ({kind})")) from None
 
     def _client_once(self) -> httpx.Client:
@@ -149,7 +149,7 @@ class HttpReader:
                 timeout=httpx.Timeout(spec.timeout_s), follow_redirects=False, trust_env=False)
         return self._client
 
-    def _text(self, message: str) -> str:
+    def _scrub(self, message: str) -> str:
         return scrub(message, self._secrets)
 
 
@@ -162,7 +162,7 @@ def _request_parts(resource: str, spec: HttpResourceSpec, filters: dict[str, Any
         raise StateUnavailable("missing_parameter",
                                f"the request for {resource!r} needs filter(s) {absent}")
     path = spec.path.format_map({name: _segment(filters[name]) for name in path_fields(spec.path)})
-    params = {api: _text(filters[name]) for api, name in spec.query.items()}
+    params = {api: _as_text(filters[name]) for api, name in spec.query.items()}
     body = None
     if spec.method == "POST":
         body = {api: filters[name] for api, name in spec.body.items()}
@@ -171,11 +171,12 @@ def _request_parts(resource: str, spec: HttpResourceSpec, filters: dict[str, Any
 
 def _segment(value: Any) -> str:
     """A filter value as one path segment: '/', '?', '..' and the like cannot leave it."""
-    text = urllib.parse.quote(_text(value), safe="")
+    text = urllib.parse.quote(_as_text(value), safe="")
     return text.replace(".", "%2E") if text in (".", "..") else text
 
 
-def _text(value: Any) -> str:
+def _as_text(value: Any) -> str:
+    """A filter value as it goes into a URL: JSON spelling for booleans and null."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:

@@ -1,10 +1,9 @@
 """The SQL reader: a table with column-equality filters, or a configured SELECT per resource.
 
-One connection per run, opened at the first read and kept; every read is its own read-only
-transaction, ended by a rollback. Values are always bound parameters; table and column names
-come from the database's schema. Rows are compared with the filters type-strictly after the
-database answers, so a database's own coercions ('02139' = 2139 in MySQL, case-insensitive
-collations) never make a record match.
+Connections open at the first read and are kept for the run (see SqlReader). Values are always
+bound parameters; table and column names come from the database's schema. Rows are compared
+with the filters type-strictly after the database answers, so a database's own coercions
+('02139' = 2139 in MySQL, case-insensitive collations) never make a record match.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from hotato.model.state import StateUnavailable
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine
-
 
 
 class SqlReader:
@@ -108,6 +106,8 @@ class SqlReader:
         the next read)."""
         from sqlalchemy.exc import SQLAlchemyError
 
+        if not conn.invalidated and autocommit and self.target.dialect != "sqlite":
+            return  # no transaction to end (a ROLLBACK would cost MySQL a round trip)
         try:
             if not conn.invalidated:
                 conn.rollback()
