@@ -51,9 +51,11 @@ def open_state(source: str, before: str | None = None) -> OpenState:
     reader, sandbox_before, description = open_reader(source)
     before_reader = read_sandbox(before).as_before() if before is not None else sandbox_before
     after = CachedReader(reader)
-    state = OpenState(after=after, description=description,
-                      before=CachedReader(before_reader) if before_reader else None)
+    state = OpenState(after=after, description=description)
     state.closers.append(after.close)
+    if before_reader is not None:
+        state.before = CachedReader(before_reader)
+        state.closers.append(state.before.close)
     return state
 
 
@@ -90,6 +92,8 @@ def _without_password(url: str) -> str:
 def _open_document(source: str, data: bytes) -> tuple[StateReader, SandboxReader | None, str]:
     if not data.strip():
         raise InputError.one("state file is empty", file=source)
+    from hotato.adapters.config import is_adapter_document
+
     value: Any = None
     if source.endswith(".json") or data.lstrip()[:1] in (b"{", b"["):
         try:
@@ -97,8 +101,6 @@ def _open_document(source: str, data: bytes) -> tuple[StateReader, SandboxReader
         except msgspec.DecodeError as exc:
             if source.endswith(".json"):
                 raise InputError.one(f"state file is not valid JSON ({exc})", file=source) from None
-    from hotato.adapters.config import is_adapter_document
-
     if value is not None and not is_adapter_document(value):
         box = parse_sandbox(value, source)
         return box.after_reader(), box.before_reader(), f"sandbox {source}"
@@ -107,7 +109,7 @@ def _open_document(source: str, data: bytes) -> tuple[StateReader, SandboxReader
 
 def _open_adapter(source: str, data: bytes) -> tuple[StateReader, SandboxReader | None, str]:
     from hotato._documents import parse_document
-    from hotato.adapters.config import HttpConfig, decode_adapter
+    from hotato.adapters.config import HttpConfig, decode_adapter, is_adapter_document
 
     try:
         text = data.decode("utf-8-sig")
@@ -115,8 +117,6 @@ def _open_adapter(source: str, data: bytes) -> tuple[StateReader, SandboxReader 
         raise InputError.one("state file is neither SQLite, JSON nor YAML text",
                              file=source) from None
     doc = parse_document(text, source, "state adapter file", is_json=source.endswith(".json"))
-    from hotato.adapters.config import is_adapter_document
-
     if not is_adapter_document(doc.value):
         raise InputError([doc.problem(
             "$", "a YAML state file is an adapter file: it needs `adapter: sql` or "
