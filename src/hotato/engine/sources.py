@@ -2,12 +2,41 @@
 
 from __future__ import annotations
 
+import codecs
+
+import msgspec
+
 from hotato.engine.evaluate import Sources
 from hotato.evidence.transcript import load_transcript
 from hotato.model.evidence import Trace
+from hotato.model.state import StateSource
+
+
+def _is_native(path: str) -> bool:
+    """The first non-blank line is a voice_trace meta object (the same test trace ingest's
+    detection makes). Such a trace is read without importing the ingest package and its
+    stack readers, which would otherwise be most of a small run's start-up."""
+    try:
+        with open(path, "rb") as handle:
+            line = b""
+            for _ in range(1000):
+                line = handle.readline(1 << 20)
+                if not line or line.strip():
+                    break
+    except OSError:
+        return False
+    try:
+        value = msgspec.json.decode(line.strip().removeprefix(codecs.BOM_UTF8))
+    except msgspec.DecodeError:
+        return False
+    return isinstance(value, dict) and value.get("_meta") is True
 
 
 def open_trace(path: str, fmt: str = "auto") -> Trace:
+    if fmt == "native" or (fmt == "auto" and _is_native(path)):
+        from hotato.evidence.trace import load_trace
+
+        return load_trace(path)
     try:
         from hotato.evidence.ingest import load_any_trace
     except ImportError:  # trace ingest not installed in this build
@@ -25,10 +54,15 @@ def open_sources(
     trace_format: str = "auto",
 ) -> Sources:
     """Each argument left out stays None: not supplied, which is not the same as empty."""
-    from hotato.adapters import open_state
-
     return Sources(
         trace=open_trace(trace, trace_format) if trace is not None else None,
         transcript=load_transcript(transcript) if transcript is not None else None,
-        state=open_state(state, state_before) if state is not None else None,
+        state=_open_state(state, state_before) if state is not None else None,
     )
+
+
+def _open_state(state: str, state_before: str | None) -> StateSource:
+    # The adapters (SQL drivers, HTTP) are imported only when a state source is given.
+    from hotato.adapters import open_state
+
+    return open_state(state, state_before)
