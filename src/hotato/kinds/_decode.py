@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 from typing import Any
 
 import msgspec
@@ -22,10 +23,17 @@ def field_names(spec: type[Spec]) -> list[str]:
     return [*spec.__struct_encode_fields__, "kind"]
 
 
+@functools.cache
 def required_fields(spec: type[Spec]) -> list[str]:
-    info = msgspec.inspect.type_info(spec)
-    assert isinstance(info, msgspec.inspect.StructType)
-    return [f.encode_name for f in info.fields if f.required]
+    """The encoded names of fields without a default. Read from the struct's own tables (the
+    defaults align with the trailing fields): msgspec.inspect took ~2 ms per assertion."""
+    fields, defaults = spec.__struct_fields__, spec.__struct_defaults__
+    offset = len(fields) - len(defaults)
+    return [
+        spec.__struct_encode_fields__[i]
+        for i in range(len(fields))
+        if i < offset or defaults[i - offset] is msgspec.NODEFAULT
+    ]
 
 
 def decode_spec(
