@@ -17,14 +17,23 @@ as a usage error rather than exhausting the interpreter's stack.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 import re2
 
-_TOKEN = re2.compile(
+_TOKEN_PATTERN = (
     r"\s*(?:(\d+(?:\.\d+)?|\.\d+)|(>=|<=|==|!=|&&|\|\||[()*+<>!-])|([A-Za-z_][A-Za-z0-9_.:-]*))"
 )
+
+
+@functools.cache
+def _token() -> Any:
+    # Compiled on first use: importing the kinds (every run does) should not pay for it.
+    return re2.compile(_TOKEN_PATTERN)
+
+
 _KEYWORDS = {"and": "and", "or": "or", "not": "not", "&&": "and", "||": "or", "!": "not"}
 
 
@@ -58,7 +67,7 @@ def tokenize(text: str) -> list[str]:
     tokens, pos = [], 0
     stripped = text.rstrip()
     while pos < len(stripped):
-        match = _TOKEN.match(stripped, pos)
+        match = _token().match(stripped, pos)
         if match is None or match.end() == pos:
             raise FormulaError(f"unexpected character {stripped[pos:].lstrip()[:1]!r} at {pos}")
         token = match.group(1) or match.group(2) or match.group(3)
