@@ -88,6 +88,16 @@ def test_repetitions_come_from_the_file_and_the_flag_wins(tmp_path: Path, good_c
     assert from_flag["n"] == 2
 
 
+def test_k_without_trials_is_refused(tmp_path: Path, good_call: Path) -> None:
+    test = write_test(tmp_path / "t.json", [REFUND_RAN])
+    ran = hotato(
+        "test", "run", str(test), "--agent", "a", *evidence_args(good_call),
+        "--repetitions", "5", "--k", "2",
+    )  # fmt: skip
+    assert ran.code == 2
+    assert "--k applies to --trials" in ran.err
+
+
 def test_repetitions_below_one_are_refused(tmp_path: Path, good_call: Path) -> None:
     test = write_test(tmp_path / "t.json", [REFUND_RAN])
     ran = hotato("test", "run", str(test), "--agent", "a", "--repetitions", "0")

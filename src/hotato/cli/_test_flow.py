@@ -296,6 +296,11 @@ def _check_junit(path: str | None) -> None:
 
 def run_request(req: Request, fmt: str, junit_path: str | None, color: bool) -> tuple[int, str]:
     _check_junit(junit_path)
+    if req.k is not None and req.trials is None:
+        raise InputError.one(
+            "--k applies to --trials: replays of one recording all agree, so pass@k and "
+            "pass^k equal pass@1 for every k"
+        )
     target = Path(req.test_path)
     if target.is_dir():
         return _suite(req, target, fmt, junit_path)
