@@ -105,11 +105,6 @@ class HttpConfig:
     credentials: Credentials = field(default_factory=Credentials, repr=False)
 
 
-def is_adapter_document(value: Any) -> bool:
-    """An adapter file names its adapter; a sandbox's values are rows, never a string."""
-    return isinstance(value, dict) and isinstance(value.get("adapter"), str)
-
-
 def decode_adapter(doc: Document) -> SqlConfig | HttpConfig:
     """The typed adapter, or InputError listing every problem in the file."""
     problems: list[Problem] = []

@@ -85,6 +85,11 @@ def open_reader(source: str) -> tuple[StateReader, SandboxReader | None, str]:
     return _open_document(source, data)
 
 
+def is_adapter_document(value: Any) -> bool:
+    """An adapter file names its adapter; a sandbox's values are rows, never a string."""
+    return isinstance(value, dict) and isinstance(value.get("adapter"), str)
+
+
 def _without_password(url: str) -> str:
     return re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", url)
 
@@ -92,8 +97,6 @@ def _without_password(url: str) -> str:
 def _open_document(source: str, data: bytes) -> tuple[StateReader, SandboxReader | None, str]:
     if not data.strip():
         raise InputError.one("state file is empty", file=source)
-    from hotato.adapters.config import is_adapter_document
-
     value: Any = None
     if source.endswith(".json") or data.lstrip()[:1] in (b"{", b"["):
         try:
@@ -109,7 +112,7 @@ def _open_document(source: str, data: bytes) -> tuple[StateReader, SandboxReader
 
 def _open_adapter(source: str, data: bytes) -> tuple[StateReader, SandboxReader | None, str]:
     from hotato._documents import parse_document
-    from hotato.adapters.config import HttpConfig, decode_adapter, is_adapter_document
+    from hotato.adapters.config import HttpConfig, decode_adapter
 
     try:
         text = data.decode("utf-8-sig")
