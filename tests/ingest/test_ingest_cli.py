@@ -54,3 +54,20 @@ def test_written_trace_loads_natively_and_reingests_unchanged(tmp_path: Path) ->
 def test_trace_group_lists_ingest(tmp_path: Path) -> None:
     ran = hotato("trace", "--help")
     assert ran.code == 0 and "ingest" in ran.out
+
+
+def test_native_input_is_redacted_like_any_other(tmp_path: Path) -> None:
+    src = tmp_path / "native.jsonl"
+    src.write_text(
+        '{"_meta": true, "schema": "hotato.voice_trace.v1", "call_id": "c-1", '
+        '"deployment": {"stack": "twilio", "agent_id": "a-1"}}\n'
+        '{"type": "asr_final", "time_sec": 1.0, "text": "my card is 4111", '
+        '"attributes": {"transcript": "my card is 4111", "call_id": "c-1", "lang": "en"}}\n')
+    out = tmp_path / "t.jsonl"
+    assert hotato("trace", "ingest", str(src), "--out", str(out)).code == 0
+    meta, [span] = read_trace(out)
+    assert meta["call_id"] is None and meta["deployment"]["agent_id"] is None
+    assert meta["deployment"]["stack"] == "twilio"
+    assert span == {"type": "asr_final", "time_sec": 1.0, "text_redacted": True,
+                    "attributes": {"lang": "en"}}
+    assert "4111" not in out.read_text()

@@ -16,6 +16,7 @@ from hotato.evidence.ingest._collect import NO_TIME, Collector
 from hotato.evidence.ingest._doc import split_path
 from hotato.evidence.ingest._values import (
     IDENTIFIER_KEYS,
+    TEXT_KEYS,
     destination,
     digits,
     latency_ms,
@@ -131,6 +132,9 @@ class Emitter:
         if extra:
             body.update(extra)
         attrs = self.identifiers_out(attributes)
+        if attrs and not self.opts.include_text and not TEXT_KEYS.isdisjoint(attrs):
+            attrs = {k: v for k, v in attrs.items() if k not in TEXT_KEYS}
+            body["text_redacted"] = True
         if attrs:
             body["attributes"] = attrs
         for t in (start, end, at):
