@@ -254,7 +254,9 @@ def breakdown(files: dict[str, Path], artifact: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mb", type=float, default=100.0, help="trace size in MB (default 100)")
-    parser.add_argument("--repeat", type=int, default=1, help="measure N times, keep the best")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="measure N times, keep the best (default 3)"
+    )
     parser.add_argument(
         "--breakdown", action="store_true", help="also time each phase of the run in-process"
     )
