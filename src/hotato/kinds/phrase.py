@@ -67,5 +67,11 @@ def check(spec: Phrase, ev: Evidence) -> Verdict:
             f"{spec.regex!r} matched turn {hit.index} ({hit.role})", evidence=[hit.id]
         )
     return Verdict.failed(
-        f"{spec.regex!r} matched no {where} ({len(turns)} read)", observed=len(turns)
+        f"{spec.regex!r} matched {_none_of(spec.position, who)} ({len(turns)} read)",
+        observed=len(turns),
     )
+
+
+def _none_of(position: str, who: str) -> str:
+    """`no agent turn`, or `not the first agent turn` (never "no any agent turn")."""
+    return f"no {who}turn" if position == "any" else f"not the {position} {who}turn"
