@@ -24,7 +24,6 @@ from hotato.adapters.sql_guard import select_problem
 from hotato.model.errors import InputError, Problem
 
 Timeout = Annotated[float, msgspec.Meta(gt=0, le=300)]
-_WHAT = "state adapter file"
 
 
 class SqlResourceSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -136,7 +135,7 @@ def _resources(raw: dict[str, Any], doc: Document, problems: list[Problem], sql:
         spec = _convert(value, SqlResourceSpec if sql else HttpResourceSpec, where, doc, problems)
         if spec is None:
             continue
-        bad = [(where + field, why) for field, why in _resource_problems(spec) if why]
+        bad = [(where + suffix, why) for suffix, why in _resource_problems(spec) if why]
         problems.extend(doc.problem(p, why) for p, why in bad)
         if not bad:
             out[name] = spec
@@ -164,8 +163,8 @@ def _sql(top: SqlAdapterFile, resources: dict[str, SqlResourceSpec] | None, doc:
         target = sql_target(top.url, password_env=top.password_env,
                             base_dir=Path(doc.file).parent, timeout_s=top.timeout_s)
     except InputError as exc:
-        field = "$.password_env" if "password_env" in str(exc) else "$.url"
-        problems.extend(doc.problem(field, p.message) for p in exc.problems)
+        at = "$.password_env" if "password_env" in str(exc) else "$.url"
+        problems.extend(doc.problem(at, p.message) for p in exc.problems)
         return None
     return SqlConfig(target, resources)
 
