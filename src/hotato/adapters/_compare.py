@@ -8,9 +8,16 @@ from typing import Any
 from hotato.model.match import dotted, missing, same
 
 
+def field_of(row: Any, key: str) -> Any:
+    """`row[key]`, else the dotted path `key` into it (missing() tells when there is none)."""
+    if isinstance(row, Mapping) and key in row:
+        return row[key]
+    return dotted(row, key)
+
+
 def row_matches(row: Mapping[str, Any], filters: Mapping[str, Any]) -> bool:
     for key, want in filters.items():
-        got = row[key] if key in row else dotted(row, key)
+        got = field_of(row, key)
         if missing(got) or not same(want, got):
             return False
     return True

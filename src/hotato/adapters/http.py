@@ -16,7 +16,7 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from hotato.adapters._compare import row_matches
+from hotato.adapters._compare import field_of, row_matches
 from hotato.adapters._redact import scrub
 from hotato.adapters.config import HttpConfig, HttpResourceSpec, path_fields
 from hotato.model.match import dotted, missing
@@ -67,7 +67,7 @@ class HttpReader:
             # A filter the request carried is checked when the record shows it; any other
             # filter must match the record.
             checks = {k: v for k, v in wanted.items()
-                      if k not in sent or not missing(_field(candidate, k))}
+                      if k not in sent or not missing(field_of(candidate, k))}
             if row_matches(candidate, checks):
                 return candidate
         return None
@@ -200,12 +200,6 @@ def _locate(document: Any, pointer: str) -> Any:
         else:
             return _ABSENT
     return node
-
-
-def _field(record: Any, key: str) -> Any:
-    if isinstance(record, dict) and key in record:
-        return record[key]
-    return dotted(record, key)
 
 
 def _transport_cause(exc: BaseException) -> tuple[str, bool]:
