@@ -54,7 +54,10 @@ def load_document(path: str | os.PathLike[str], what: str) -> Document:
         raise InputError.one(f"{what} is not UTF-8 text", file=name) from None
     if "\x00" in text:
         raise InputError.one(f"{what} is binary, not YAML or JSON", file=name)
-    return parse_document(text, name, what, is_json=name.endswith(".json"))
+    try:
+        return parse_document(text, name, what, is_json=name.endswith(".json"))
+    except RecursionError:
+        raise InputError.one(f"{what} is nested too deeply to read", file=name) from None
 
 
 def parse_document(text: str, name: str, what: str, is_json: bool = False) -> Document:
@@ -123,8 +126,26 @@ _constructor = yaml.constructor.SafeConstructor()
 
 
 def _walk(
-    node: yaml.Node, path: str, marks: dict[str, tuple[int, int]], name: str, build: bool
+    node: yaml.Node,
+    path: str,
+    marks: dict[str, tuple[int, int]],
+    name: str,
+    build: bool,
+    seen: set[int] | None = None,
 ) -> Any:
+    """Build the value at `path`, recording marks. An alias (`*name`) is refused: it would let a
+    small file expand without bound, or refer to itself."""
+    seen = set() if seen is None else seen
+    if isinstance(node, yaml.CollectionNode):
+        if id(node) in seen:
+            raise InputError.one(
+                "YAML aliases (*name) are not supported; write the value out",
+                file=name,
+                line=node.start_mark.line + 1,
+                col=node.start_mark.column + 1,
+                path=path,
+            )
+        seen.add(id(node))
     marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
@@ -136,7 +157,7 @@ def _walk(
                     line=key_node.start_mark.line + 1,
                     col=key_node.start_mark.column + 1,
                 )
-            key = _constructor.construct_object(key_node, deep=True) if build else key_node.value
+            key = _scalar(key_node, name, path) if build else key_node.value
             if not isinstance(key, str | int | float | bool) or key is None:
                 raise InputError.one(
                     "mapping keys must be plain scalars",
@@ -154,14 +175,29 @@ def _walk(
                     col=key_node.start_mark.column + 1,
                     path=path,
                 )
-            out[skey] = _walk(value_node, f"{path}.{skey}", marks, name, build)
+            out[skey] = _walk(value_node, f"{path}.{skey}", marks, name, build, seen)
         return out
     if isinstance(node, yaml.SequenceNode):
         return [
-            _walk(child, f"{path}[{i}]", marks, name, build) for i, child in enumerate(node.value)
+            _walk(child, f"{path}[{i}]", marks, name, build, seen)
+            for i, child in enumerate(node.value)
         ]
-    if not build:
-        return None
+    return _scalar(node, name, path) if build else None
+
+
+def _scalar(node: yaml.Node, name: str, path: str) -> Any:
+    """A scalar as YAML 1.1 reads it, except that dates and times stay the text they were
+    written as: a system of record compares `2024-01-01` as text, never as a date object."""
+    if not isinstance(node, yaml.ScalarNode):
+        raise InputError.one(
+            "mapping keys must be plain scalars",
+            file=name,
+            line=node.start_mark.line + 1,
+            col=node.start_mark.column + 1,
+            path=path,
+        )
+    if node.tag == "tag:yaml.org,2002:timestamp":
+        return node.value
     try:
         return _constructor.construct_object(node, deep=True)
     except yaml.YAMLError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -49,3 +50,25 @@ def digest_file(path: str | os.PathLike[str], what: str) -> tuple[str, int]:
     except OSError as exc:
         raise InputError.one(f"cannot read {what}: {exc.strerror}", file=str(path)) from None
     return digest.hexdigest(), size
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write through a temporary file and rename, so a crash never leaves half a file."""
+    target = Path(path)
+    parent = target.parent
+    if not parent.is_dir():
+        raise InputError.one("the folder to write into does not exist", file=str(parent))
+    tmp = parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
+    # os.open (not mkstemp) so the file gets the usual umask permissions, not 0600.
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as exc:
+        raise InputError.one(f"cannot write: {exc.strerror}", file=str(target)) from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return target

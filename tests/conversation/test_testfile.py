@@ -276,11 +276,6 @@ def test_a_valid_test_file_loads(tmp_path: Path) -> None:
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a deeply nested JSON test file raises RecursionError in the shared document "
-    "loader (hotato._documents), which exits 3 instead of refusing with exit 2",
-)
 def test_a_deeply_nested_json_test_file_is_refused_not_crashed(tmp_path: Path) -> None:
     deep = "[" * 5000 + "]" * 5000
     path = tmp_path / "t.json"

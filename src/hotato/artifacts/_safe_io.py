@@ -1,9 +1,8 @@
-"""Reading a named file inside an artifact folder (never through a link), and atomic writes."""
+"""Reading a named file inside an artifact folder, never through a link."""
 
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 
 from hotato.model.errors import InputError
@@ -27,22 +26,3 @@ def read_inside(folder: str | os.PathLike[str], name: str, what: str) -> bytes:
         return path.read_bytes()
     except OSError as exc:
         raise InputError.one(f"cannot read {what}: {exc.strerror}", file=str(path)) from None
-
-
-def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write through a temporary file and rename, so a crash never leaves half a file."""
-    target = Path(path)
-    parent = target.parent
-    if not parent.is_dir():
-        raise InputError.one("the folder to write into does not exist", file=str(parent))
-    tmp = parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
-    # os.open (not mkstemp) so the file gets the usual umask permissions, not 0600.
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return target

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hotato.artifacts._safe_io import read_inside, write_atomic
+from hotato._io import write_atomic
+from hotato.artifacts._safe_io import read_inside
 from hotato.artifacts.bundle import MANIFEST
 from hotato.artifacts.signing import Tampered, Trust, Unsigned, sign, verify
 

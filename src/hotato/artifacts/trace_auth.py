@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from hotato._io import check_readable, digest_file
-from hotato.artifacts._safe_io import write_atomic
+from hotato._io import check_readable, digest_file, write_atomic
 from hotato.artifacts.signing import (
     MalformedEnvelope,
     Tampered,

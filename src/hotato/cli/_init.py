@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import click
 import yaml
 
+from hotato._io import write_atomic
 from hotato.model.errors import InputError
 
 HEADER = (
@@ -73,7 +72,7 @@ def write_starter(
             raise InputError.one("refusing to overwrite an existing file (use --force)", file=out)
         if target.is_dir():
             raise InputError.one("--out is a folder, expected a file", file=out)
-        atomic_write(target, header + body)
+        write_atomic(target, (header + body).encode())
     if fmt == "json":
         from hotato.report.json_out import dumps
 
@@ -96,17 +95,3 @@ def write_starter(
             + (" and a require_order" if len(tools) >= 2 else "")
             + "; edit it before use"
         )
-
-
-def atomic_write(target: Path, text: str) -> None:
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.exists():
-        raise InputError.one("the folder for --out does not exist", file=str(target))
-    fd, tmp = tempfile.mkstemp(dir=parent, prefix=".hotato-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -15,6 +15,7 @@ from hotato.conversation.reliability import Aggregate
 from hotato.conversation.runner import TestRun, run_test
 from hotato.conversation.testfile import ConversationTest, load_test
 from hotato.model.errors import InputError
+from hotato.model.status import Policy
 
 TEST_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -53,9 +54,12 @@ class Request:
 
 
 def _check_inputs(files: CallFiles) -> None:
-    for what, path in (("audio", files.audio),):
-        if path is not None and not Path(path).is_file():
-            raise InputError.one(f"{what} file does not exist", file=path)
+    if files.audio is not None:
+        audio = Path(files.audio)
+        if audio.is_dir():
+            raise InputError.one("--audio is a folder, expected a recording", file=files.audio)
+        if not audio.is_file():
+            raise InputError.one("audio file does not exist", file=files.audio)
 
 
 def grade_call(req: Request, test: ConversationTest, files: CallFiles) -> TestRun:
@@ -157,7 +161,15 @@ def _single(
     run = grade_call(req, test, files)
     doc = test_run_document(run)
     if req.out is not None:
-        doc["artifact"] = _artifact(req, test, run, doc, files, req.out)
+        if run.policy is Policy.REFUSE and run.tally.inconclusive:
+            # the run refuses outright: a refusal writes nothing
+            doc["artifact"] = {
+                "path": req.out,
+                "written": False,
+                "reason": "the inconclusive policy `refuse` refused the run",
+            }
+        else:
+            doc["artifact"] = _artifact(req, test, run, doc, files, req.out)
     return run, doc
 
 
@@ -397,7 +409,7 @@ def _junit_text(items: list[tuple[str, TestRun, dict[str, Any]]]) -> str:
 def _write_junit(path: str | None, items: list[tuple[str, TestRun, dict[str, Any]]]) -> None:
     if path is None:
         return
-    from hotato.artifacts._safe_io import write_atomic
+    from hotato._io import write_atomic
 
     write_atomic(path, _junit_text(items).encode())
 

@@ -104,7 +104,7 @@ def sign_cmd(
     created_at: str | None,
 ) -> None:
     """Sign a reviewer's verdict on one assertion of an artifact."""
-    from hotato.artifacts._safe_io import write_atomic
+    from hotato._io import write_atomic
     from hotato.artifacts.labels import sign_label
     from hotato.artifacts.signing import key_id, load_private_key
     from hotato.model.errors import InputError

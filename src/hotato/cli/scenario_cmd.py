@@ -75,7 +75,7 @@ def scenario_group() -> None:
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
 def init_cmd(name: str, agent: str, out: str | None, force: bool) -> None:
     """Write a commented starter conversation test named NAME."""
-    from hotato.cli._init import atomic_write
+    from hotato._io import write_atomic
     from hotato.model.errors import InputError
 
     if not name.strip():
@@ -88,7 +88,7 @@ def init_cmd(name: str, agent: str, out: str | None, force: bool) -> None:
             "refusing to overwrite an existing file (use --force)", file=str(target)
         )
     text = STARTER.format(name=_yaml_str(name), agent=_yaml_str(agent), file=target)
-    atomic_write(target, text)
+    write_atomic(target, text.encode())
     click.echo(
         f"wrote {target}: a starter to edit; check it with `hotato scenario validate {target}`"
     )
@@ -118,7 +118,10 @@ def validate_cmd(path: str, fmt: str) -> None:
         files = sorted(
             p
             for p in target.rglob("*")
-            if p.is_file() and p.suffix.lower() in (".yaml", ".yml", ".json") and _is_test(p)
+            if p.is_file()
+            and p.suffix.lower() in (".yaml", ".yml", ".json")
+            and not any(part.startswith(".") for part in p.relative_to(target).parts)
+            and _is_test(p)
         )
         if not files:
             raise InputError.one("no conversation tests under this folder", file=path)

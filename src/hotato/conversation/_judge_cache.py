@@ -6,12 +6,11 @@ The cache is a convenience, not evidence: an unreadable entry is asked again.
 
 from __future__ import annotations
 
-import os
-import secrets
 from pathlib import Path
 
 import msgspec
 
+from hotato._io import write_atomic
 from hotato.conversation._judge_prompt import PROMPT_VERSION, Answer, Verdict, canonical, sha256
 from hotato.model.errors import InputError
 
@@ -55,13 +54,10 @@ def write(
 ) -> None:
     entry = _Entry(model, prompt_sha256, input_sha256, answer.verdict, answer.rationale)
     target = _path(cache_dir, model, prompt_sha256, input_sha256)
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
     try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(msgspec.json.encode(entry) + b"\n")
-        os.replace(tmp, target)  # a reader never sees half an entry
+        target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise InputError.one(
             f"cannot write the judge cache: {exc.strerror}", file=str(cache_dir)
         ) from None
+    write_atomic(target, msgspec.json.encode(entry) + b"\n")  # a reader never sees half an entry

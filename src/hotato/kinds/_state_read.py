@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hotato.model.state import StateRead, StateReader, StateSource, StateUnavailable
+from hotato.model.state import NoSnapshot, StateRead, StateReader, StateSource, StateUnavailable
 
 
 def read(
@@ -26,6 +26,9 @@ def read(
         record = reader.query(resource, filters)
     except StateUnavailable as exc:
         entry.error = {"cause": exc.cause, "message": exc.message}
+        raise
+    except NoSnapshot as exc:
+        entry.error = {"cause": "no_snapshot", "message": str(exc)}
         raise
     entry.observed = record
     return record

@@ -80,10 +80,8 @@ def check(spec: StateChange, ev: Evidence) -> Verdict:
     try:
         before = read_phase("before", ev.state.before)
         after = read_phase("after", ev.state.after)
-    except NoSnapshot:
-        return Verdict.inconclusive(
-            f"the before snapshot holds no {spec.resource!r}; a change cannot be judged"
-        )
+    except NoSnapshot as exc:
+        return Verdict.inconclusive(f"no before snapshot to judge a change by: {exc}")
     except StateUnavailable as exc:
         return Verdict.inconclusive(
             f"the system of record could not be read ({exc.cause}): {exc.message}",

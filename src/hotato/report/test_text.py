@@ -54,13 +54,20 @@ def render(doc: dict[str, Any], results: list[Result], color: bool = False) -> s
     ci = rel["ci"]["wilson"]
     k = rel["k"]
     label = "trials" if rel.get("independent_trials") else "replays"
+    figures = f"pass@1 {rel['pass_at_1']:.3f}"
+    if k > 1:
+        figures += f", pass@{k} {rel['pass_at_k']:.3f}, pass^{k} {rel['pass_caret_k']:.3f}"
     out.append(
-        f"  {label:<13} pass@1 {rel['pass_at_1']:.3f}, pass@{k} {rel['pass_at_k']:.3f}, "
-        f"pass^{k} {rel['pass_caret_k']:.3f}, "
-        f"Wilson 95% [{ci['low']:.3f}, {ci['high']:.3f}] over n={rel['n']}"
+        f"  {label:<13} {figures}, Wilson 95% [{ci['low']:.3f}, {ci['high']:.3f}] over n={rel['n']}"
     )
-    if rel.get("note"):
+    if rel.get("note") and rel["n"] > 1:
         out.append(f"  note: {rel['note']}")
+    runs = doc["reliability"].get("runs", [])
+    if len(runs) > 1:
+        listed = ", ".join(
+            f"{r.get('call', r['run'])}: {'pass' if r['passed'] else 'fail'}" for r in runs[:20]
+        )
+        out.append(f"  runs: {listed}" + (" ..." if len(runs) > 20 else ""))
     out += ["", "success conditions:"]
     for name, value in doc["success"]["conditions"].items():
         out.append(f"  {'holds ' if value else 'broken'}  {name}")
@@ -75,5 +82,9 @@ def render(doc: dict[str, Any], results: list[Result], color: bool = False) -> s
         f"inconclusive policy {doc['inconclusive_policy']}; exit {doc['exit_code']}",
     ]
     if "artifact" in doc:
-        out.append(f"artifact: {doc['artifact']['path']}")
+        art = doc["artifact"]
+        if art.get("written", True):
+            out.append(f"artifact: {art['path']}")
+        else:
+            out.append(f"artifact: not written ({art['reason']})")
     return "\n".join(out) + "\n"
