@@ -57,7 +57,9 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
     target = Path(path)
     parent = target.parent
     if not parent.is_dir():
-        raise InputError.one("the folder to write into does not exist", file=str(parent))
+        raise InputError.one(
+            "cannot write: the folder to write into does not exist", file=str(parent)
+        )
     tmp = parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
     # os.open (not mkstemp) so the file gets the usual umask permissions, not 0600.
     try:

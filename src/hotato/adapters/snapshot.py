@@ -7,15 +7,12 @@ from "never asked". No timestamp is written: the same answers give the same byte
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from hotato.model.errors import InputError
+from hotato._io import write_atomic
 from hotato.model.state import NoSnapshot, StateReader, StateUnavailable
 
 META_KEY = "_meta"
@@ -40,8 +37,9 @@ class SnapshotMeta(msgspec.Struct, forbid_unknown_fields=True):
     source: str = ""
 
 
-def capture(reader: StateReader, resource: str, filters: Mapping[str, Any]
-            ) -> tuple[Capture, dict[str, Any] | None]:
+def capture(
+    reader: StateReader, resource: str, filters: Mapping[str, Any]
+) -> tuple[Capture, dict[str, Any] | None]:
     """Ask once; a could-not-read is kept as the answer, not raised."""
     try:
         record = reader.query(resource, filters)
@@ -52,8 +50,11 @@ def capture(reader: StateReader, resource: str, filters: Mapping[str, Any]
     return Capture(resource, dict(filters), found=record is not None), record
 
 
-def snapshot_document(source: str, taken: list[tuple[Capture, dict[str, Any] | None]],
-                      earlier: dict[str, Any] | None = None) -> dict[str, Any]:
+def snapshot_document(
+    source: str,
+    taken: list[tuple[Capture, dict[str, Any] | None]],
+    earlier: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The file's content; `earlier` is a snapshot being added to (`--append`)."""
     doc: dict[str, Any] = {k: list(v) for k, v in (earlier or {}).items() if k != META_KEY}
     captures = list((earlier or {}).get(META_KEY, {}).get("captures", []))
@@ -68,18 +69,6 @@ def snapshot_document(source: str, taken: list[tuple[Capture, dict[str, Any] | N
     return {META_KEY: {"schema": SCHEMA, "source": source, "captures": captures}, **doc}
 
 
-def write_atomic(path: str, document: dict[str, Any]) -> None:
-    """All or nothing: a temporary file in the same folder, renamed over `path`."""
-    target = Path(path)
-    data = msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n"
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    except OSError as exc:
-        raise InputError.one(f"cannot write the snapshot: {exc.strerror}", file=path) from None
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def write_snapshot(path: str, document: dict[str, Any]) -> None:
+    """All or nothing: the snapshot is written aside and renamed over `path`."""
+    write_atomic(path, msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n")

@@ -58,7 +58,7 @@ def snapshot_cmd(source: str, resource: str, filters: tuple[str, ...], out: str,
     """
     from hotato._io import read_json_file
     from hotato.adapters import open_state
-    from hotato.adapters.snapshot import META_KEY, capture, snapshot_document, write_atomic
+    from hotato.adapters.snapshot import META_KEY, capture, snapshot_document, write_snapshot
 
     wanted = dict(_filter(f) for f in filters)
     earlier = None
@@ -73,7 +73,7 @@ def snapshot_cmd(source: str, resource: str, filters: tuple[str, ...], out: str,
                                  f"{earlier[META_KEY].get('source')}, not {state.description}",
                                  file=out)
         taken, record = capture(state.after, resource, wanted)
-        write_atomic(out, snapshot_document(state.description, [(taken, record)], earlier))
+        write_snapshot(out, snapshot_document(state.description, [(taken, record)], earlier))
     if taken.error is not None:
         click.echo(f"hotato: warning: could not read {resource} {wanted} "
                    f"({taken.error.cause}): {taken.error.message}; recorded in {out}, a "
