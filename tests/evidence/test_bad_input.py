@@ -108,9 +108,7 @@ CASES = [
     case("span-line-not-json", ["t.jsonl:3", "not JSON"], trace=GOOD_TRACE + "{oops\n"),
     case("every-bad-span-at-once", ["t.jsonl:2", "t.jsonl:4", "t.jsonl:5"],
          trace=META + '{"type": 1}\n{"type": "ok"}\n[]\n{"type": "tool_call", "name": []}\n'),
-    pytest.param(case("no-meta-line", ["t.jsonl"], trace=NO_META), marks=pytest.mark.xfail(
-        strict=True, reason="auto-detection reads a meta-less native trace as the earlier OTel "
-        "bridge JSONL and accepts it; reported to trace ingest (see test below)")),
+    case("no-meta-line", ["t.jsonl:1", "meta object"], trace=NO_META),
     case("wrong-schema", ["t.jsonl"],
          trace='{"_meta": true, "schema": "something.else.v9"}\n{"type": "tool_call"}\n'),
     case("empty-trace", ["t.jsonl", "empty"], trace=""),

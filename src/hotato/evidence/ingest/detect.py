@@ -97,7 +97,11 @@ def classify(sn: Sniffed) -> str:
             return "retell"
         if livekit.is_session_report(value):
             return "livekit"
-        if sn.shape == "lines" and ("type" in value or "deployment" in value or "call_id" in value):
+        if sn.shape == "lines" and "type" in value:
+            # a span where the meta line belongs: a native trace missing its meta line, which
+            # the native loader refuses with a message saying so
+            return "native"
+        if sn.shape == "lines" and ("deployment" in value or "call_id" in value):
             return "otel"  # the earlier OTel bridge JSONL: a meta line, then native-like spans
     if isinstance(value, list) and value and all(is_traces_doc(v) for v in value):
         return otlp_stack(value[0])
