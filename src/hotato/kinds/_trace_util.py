@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 import msgspec
 
-from hotato.model.evidence import Span
+from hotato.model.evidence import Span, Trace
+
+T = TypeVar("T")
+
+
+def derived(evidence: Any, key: Hashable, build: Callable[[], T]) -> T:
+    """A value computed from a trace (or transcript) once per run, however many assertions ask.
+
+    Kept on the evidence object itself, as its own `cached_property` indexes are, so it lives
+    exactly as long as the evidence does. A run costs O(spans + matches), not O(assertions x
+    spans): a check that scans spans asks for its scan here, keyed by what it depends on.
+    """
+    memo: dict[Hashable, Any] = evidence.__dict__.setdefault("_derived", {})
+    if key not in memo:
+        memo[key] = build()
+    value: T = memo[key]
+    return value
 
 
 def as_object(value: Any) -> Any:
@@ -19,7 +37,38 @@ def as_object(value: Any) -> Any:
     return value
 
 
-def span_ids(spans: list[Span], limit: int = 20) -> list[str]:
+def _already_in_time_order(spans: list[Span]) -> bool:
+    """Spans by start time, untimed last, ties in line order: the order Trace sorts into."""
+    last = -math.inf
+    for span in spans:
+        t = span.time
+        t = math.inf if t is None else t
+        if t < last:
+            return False
+        last = t
+    return True
+
+
+def time_ordered(trace: Trace) -> list[Span]:
+    """`trace.ordered`, without the sort (and its million keys) when the spans are already in
+    that order, as ingested traces are."""
+    return derived(trace, "time_ordered", lambda: (
+        trace.spans if _already_in_time_order(trace.spans) else trace.ordered))
+
+
+def tools_time_ordered(trace: Trace) -> list[Span]:
+    """`trace.tool_order`, likewise."""
+    def build() -> list[Span]:
+        tools = trace.by_type.get("tool_call", [])
+        return tools if _already_in_time_order(tools) else trace.tool_order
+
+    return derived(trace, "tools_time_ordered", build)
+
+
+EVIDENCE_LIMIT = 20  # span ids a verdict lists as its evidence
+
+
+def span_ids(spans: list[Span], limit: int = EVIDENCE_LIMIT) -> list[str]:
     return [s.id for s in spans[:limit]]
 
 

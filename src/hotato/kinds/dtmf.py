@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from hotato.kinds._base import Evidence, Spec, kind
-from hotato.kinds._trace_util import span_ids
-from hotato.model.evidence import Span
+from hotato.kinds._trace_util import derived, span_ids
+from hotato.model.evidence import Span, Trace
 from hotato.model.results import Verdict
 from hotato.model.status import Source
 
@@ -42,11 +42,17 @@ def _digits(span: Span) -> str:
     return str(value or "").translate(_SEPARATORS)
 
 
+def _collected(trace: Trace) -> tuple[list[Span], str]:
+    """The keypad spans in time order and every digit they collected, once per trace."""
+    spans = sorted(trace.by_type.get("dtmf", []), key=lambda s: (s.time or 0.0, s.index))
+    return spans, "".join(_digits(s) for s in spans)
+
+
 @kind(Dtmf, reads={Source.TRACE}, validate=_validate)
 def check(spec: Dtmf, ev: Evidence) -> Verdict:
     assert ev.trace is not None
-    spans = sorted(ev.trace.by_type.get("dtmf", []), key=lambda s: (s.time or 0.0, s.index))
-    collected = "".join(_digits(s) for s in spans)
+    trace = ev.trace
+    spans, collected = derived(trace, "dtmf", lambda: _collected(trace))
     want = spec.digits.translate(_SEPARATORS) if spec.digits is not None else None
     present = bool(collected) if want is None else want in collected
     what = f"digits {spec.digits!r}" if spec.digits else "keypad tones"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from hotato.kinds._base import Evidence, Spec, kind
-from hotato.kinds._trace_util import span_ids
-from hotato.model.evidence import HANDOFF_TYPES, Span
+from hotato.kinds._trace_util import derived, span_ids
+from hotato.model.evidence import HANDOFF_TYPES, Span, Trace
 from hotato.model.results import Verdict
 from hotato.model.status import Source
 
@@ -32,13 +32,23 @@ def target(span: Span) -> str | None:
     return str(value) if value is not None else None
 
 
+def _transfers(trace: Trace) -> tuple[list[Span], dict[str, list[Span]], list[str]]:
+    """Transfer spans, the same grouped by target (without case), and the targets seen."""
+    spans = trace.of_types(HANDOFF_TYPES)
+    by_target: dict[str, list[Span]] = {}
+    for span in spans:
+        by_target.setdefault((target(span) or "").lower(), []).append(span)
+    seen = sorted({t for s in spans if (t := target(s))})
+    return spans, by_target, seen
+
+
 @kind(Handoff, reads={Source.TRACE})
 def check(spec: Handoff, ev: Evidence) -> Verdict:
     assert ev.trace is not None
-    spans = ev.trace.of_types(HANDOFF_TYPES)
+    trace = ev.trace
+    spans, by_target, seen = derived(trace, "handoff", lambda: _transfers(trace))
     if spec.to is not None:
-        want = spec.to.lower()
-        spans = [s for s in spans if (target(s) or "").lower() == want]
+        spans = by_target.get(spec.to.lower(), [])
     what = f"handoff to {spec.to!r}" if spec.to else "handoff"
     if spec.absent:
         if spans:
@@ -46,6 +56,5 @@ def check(spec: Handoff, ev: Evidence) -> Verdict:
         return Verdict.passed(f"no {what} occurred")
     if spans:
         return Verdict.passed(f"{what} occurred", evidence=span_ids(spans))
-    seen = sorted({t for s in ev.trace.of_types(HANDOFF_TYPES) if (t := target(s))})
     tail = f"; transfers seen: {seen}" if seen else ""
     return Verdict.failed(f"no {what} span occurred in the trace{tail}")

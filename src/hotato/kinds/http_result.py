@@ -6,8 +6,8 @@ from typing import Any
 
 from hotato.kinds._base import Evidence, Spec, kind
 from hotato.kinds._regex import compile_pattern, encoded, pattern_problems
-from hotato.kinds._trace_util import as_object, span_ids
-from hotato.model.evidence import Span
+from hotato.kinds._trace_util import as_object, derived, span_ids
+from hotato.model.evidence import Span, Trace
 from hotato.model.match import subset
 from hotato.model.results import Verdict
 from hotato.model.status import Source
@@ -49,34 +49,49 @@ def _status(span: Span) -> int | None:
     return code if isinstance(code, int) else None
 
 
-def _matches(spec: HttpResult, span: Span) -> bool:
-    method = span.method or span.attributes().get("http.request.method")
-    if spec.method is not None and (method or "").upper() != spec.method.upper():
-        return False
-    if spec.url_matches is not None:
+Exchange = tuple[str, int | None, Span]  # method (upper case), status code, the span
+
+
+def _by_url(trace: Trace) -> dict[str, list[Exchange]]:
+    """Every recorded exchange, read once and grouped by URL: a check runs its URL pattern
+    once per distinct URL, and reads method and status as plain values."""
+    groups: dict[str, list[Exchange]] = {}
+    for span in trace.by_type.get("http_exchange", []):
+        method = span.method or span.attributes().get("http.request.method")
         url = span.url or span.attributes().get("url.full") or ""
-        if not compile_pattern(spec.url_matches).search(encoded(str(url))):
-            return False
-    if spec.status is not None:
-        wanted = spec.status if isinstance(spec.status, list) else [spec.status]
-        if _status(span) not in wanted:
-            return False
-    if spec.response_subset is not None:
-        body = span.response() if span.response_raw else span.result()
-        if not subset(spec.response_subset, as_object(body)):
-            return False
-    return True
+        groups.setdefault(str(url), []).append((str(method or "").upper(), _status(span), span))
+    return groups
+
+
+def _body(span: Span) -> Any:
+    return as_object(span.response() if span.response_raw else span.result())
 
 
 @kind(HttpResult, reads={Source.TRACE}, validate=_validate)
 def check(spec: HttpResult, ev: Evidence) -> Verdict:
     assert ev.trace is not None
-    exchanges = ev.trace.by_type.get("http_exchange", [])
-    matched = [s for s in exchanges if _matches(spec, s)]
+    trace = ev.trace
+    groups = derived(trace, "http_result", lambda: _by_url(trace))
+    pattern = compile_pattern(spec.url_matches) if spec.url_matches is not None else None
+    method = spec.method.upper() if spec.method is not None else None
+    wanted = None if spec.status is None else (
+        spec.status if isinstance(spec.status, list) else [spec.status])
+    matched: list[Span] = []
+    for url, exchanges in groups.items():
+        if pattern is not None and not pattern.search(encoded(url)):
+            continue
+        matched += [
+            span for got_method, status, span in exchanges
+            if (method is None or got_method == method)
+            and (wanted is None or status in wanted)
+            and (spec.response_subset is None or subset(spec.response_subset, _body(span)))
+        ]
+    matched.sort(key=lambda s: s.index)
     if matched:
         return Verdict.passed(
             f"{len(matched)} recorded exchange(s) match", evidence=span_ids(matched)
         )
+    total = sum(len(exchanges) for exchanges in groups.values())
     return Verdict.failed(
-        f"none of the {len(exchanges)} recorded HTTP exchange(s) match", observed=len(exchanges)
+        f"none of the {total} recorded HTTP exchange(s) match", observed=total
     )

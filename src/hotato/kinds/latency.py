@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from hotato.kinds._base import Evidence, Spec, kind
+from hotato.kinds._trace_util import derived
+from hotato.model.evidence import Span
 from hotato.model.results import Verdict
 from hotato.model.status import Source
 
@@ -32,6 +34,12 @@ def _validate(spec: Latency) -> list[str]:
     return []
 
 
+def _slowest(spans: list[Span]) -> tuple[float, Span] | None:
+    """The worst measured latency and its span (the first of equals); None if none measured."""
+    measured = [(m, s) for s in spans if (m := s.measured_latency_ms()) is not None]
+    return max(measured, key=lambda pair: pair[0]) if measured else None
+
+
 @kind(Latency, reads={Source.TRACE}, validate=_validate)
 def check(spec: Latency, ev: Evidence) -> Verdict:
     assert ev.trace is not None
@@ -39,10 +47,11 @@ def check(spec: Latency, ev: Evidence) -> Verdict:
         spans, what = ev.trace.tool_calls.get(spec.tool, []), f"tool {spec.tool!r}"
     else:
         spans, what = ev.trace.by_type.get(str(spec.span_type), []), f"{spec.span_type!r} spans"
-    measured = [(m, s) for s in spans if (m := s.measured_latency_ms()) is not None]
-    if not measured:
+    key = ("latency", spec.tool, spec.span_type)
+    slowest = derived(ev.trace, key, lambda: _slowest(spans))
+    if slowest is None:
         return Verdict.inconclusive(f"no latency was measured for {what} ({len(spans)} span(s))")
-    worst, span = max(measured, key=lambda pair: pair[0])
+    worst, span = slowest
     if worst <= spec.max_ms:
         return Verdict.passed(
             f"worst latency of {what} was {worst:g} ms (bound {spec.max_ms:g} ms)",

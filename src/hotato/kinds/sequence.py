@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from hotato.kinds._base import Evidence, Spec, kind
-from hotato.kinds._trace_util import span_ids
+from hotato.kinds._trace_util import span_ids, time_ordered
 from hotato.model.evidence import Span
 from hotato.model.results import Verdict
 from hotato.model.status import Source
@@ -56,7 +56,7 @@ def check(spec: Sequence, ev: Evidence) -> Verdict:
     assert ev.trace is not None
     hits: list[Span] = []
     position = 0
-    for span in ev.trace.ordered:
+    for span in time_ordered(ev.trace):
         if position < len(spec.steps) and spec.steps[position].matches(span):
             hits.append(span)
             position += 1

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import bisect
+from array import array
+from itertools import islice
 from typing import Any
 
 import msgspec
 
 from hotato.kinds._base import CountBounds, Evidence, Spec, bounds, kind
-from hotato.kinds._trace_util import as_object, span_ids
+from hotato.kinds._trace_util import as_object, derived, span_ids, tools_time_ordered
 from hotato.model.evidence import Span, Trace
 from hotato.model.match import subset
 from hotato.model.results import Verdict
@@ -63,7 +66,47 @@ def calls(trace: Trace, name: str, args_subset: dict[str, Any] | None) -> list[S
     spans = trace.tool_calls.get(name, [])
     if args_subset is None:
         return spans
+    scalars = [(k, v) for k, v in args_subset.items() if _scalar(v) is not None]
+    if scalars:  # only the calls holding every scalar argument are read again, to confirm
+        index = derived(trace, ("tool_arguments", name), lambda: _argument_index(spans))
+        spans = min((index.get((k, _scalar(v)), []) for k, v in scalars), key=len)
     return [s for s in spans if subset(args_subset, as_object(s.arguments()))]
+
+
+def _scalar(value: Any) -> tuple[str, Any] | None:
+    """A key under which `same` finds equal values equal: 1 and 1.0 meet, True and 1 do not."""
+    if isinstance(value, bool) or value is None:
+        return ("const", value)
+    if isinstance(value, int | float):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    return None
+
+
+def _argument_index(spans: list[Span]) -> dict[tuple[str, Any], list[Span]]:
+    """The calls by (argument, scalar value), read once: `args_subset` looks its calls up
+    instead of reading every call's arguments for every assertion."""
+    index: dict[tuple[str, Any], list[Span]] = {}
+    for span in spans:
+        arguments = as_object(span.arguments())
+        if isinstance(arguments, dict):
+            for key, value in arguments.items():
+                if (scalar := _scalar(value)) is not None:
+                    index.setdefault((key, scalar), []).append(span)
+    return index
+
+
+EMPTY: array[int] = array("q")
+
+
+def _positions(trace: Trace) -> dict[str, array[int]]:
+    """Each tool's places in the time order of tool calls, for order checks by bisection."""
+    places: dict[str, array[int]] = {}
+    for i, span in enumerate(tools_time_ordered(trace)):
+        if span.name is not None:
+            places.setdefault(span.name, array("q")).append(i)
+    return places
 
 
 def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
@@ -104,34 +147,40 @@ def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
 
 
 def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
-    step = 0
+    # The earliest in-order subsequence, found by bisecting each tool's places in the order.
+    places = derived(trace, "tool_positions", lambda: _positions(trace))
+    tool_order = tools_time_ordered(trace)
     hits: list[Span] = []
-    for span in trace.tool_order:
-        if step < len(order) and span.name == order[step]:
-            hits.append(span)
-            step += 1
+    at = -1
+    for name in order:
+        mine = places.get(name, EMPTY)
+        nxt = bisect.bisect_right(mine, at)
+        if nxt == len(mine):
+            break
+        at = mine[nxt]
+        hits.append(tool_order[at])
+    step = len(hits)  # the steps that held; order[step] is where it broke
     if step == len(order):
         return Verdict.passed(
             f"tools ran in the required order {list(order)}", evidence=span_ids(hits)
         )
-    seen = [s.name for s in trace.tool_order]
+    seen = [s.name for s in islice(tool_order, 20)]
     return Verdict.failed(
         f"required order {list(order)} broke at {order[step]!r}; "
-        f"tools ran in the order {seen[:20]}",
+        f"tools ran in the order {seen}",
         evidence=span_ids(hits),
     )
 
 
 def _check_never_before(rule: NeverBefore, trace: Trace) -> Verdict:
-    # Walk the same time order require_order uses, so both parts of one kind agree on "before".
-    gate: Span | None = None
-    early: list[Span] = []
-    for s in trace.tool_order:
-        if s.name == rule.until:
-            gate = s
-            break
-        if s.name == rule.tool:
-            early.append(s)
+    # The same time order require_order uses, so both parts of one kind agree on "before".
+    places = derived(trace, "tool_positions", lambda: _positions(trace))
+    tool_order = tools_time_ordered(trace)
+    gates = places.get(rule.until, EMPTY)
+    gate = tool_order[gates[0]] if gates else None
+    mine = places.get(rule.tool, EMPTY)
+    cut = bisect.bisect_left(mine, gates[0]) if gates else len(mine)
+    early = [tool_order[i] for i in mine[:cut]]
     if early:
         when = f"before {rule.until!r} ran" if gate else f"and {rule.until!r} never ran"
         return Verdict.failed(f"{rule.tool!r} was called {when}", evidence=span_ids(early))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hotato.kinds._base import Evidence, Spec, kind
 from hotato.kinds._regex import compile_pattern, encoded, pattern_problems
-from hotato.kinds._trace_util import error_text, span_ids
+from hotato.kinds._trace_util import derived, error_text, span_ids
 from hotato.model.evidence import Span, Trace
 from hotato.model.results import Verdict
 from hotato.model.status import Source
@@ -51,7 +51,8 @@ def errors(trace: Trace, name: str | None) -> list[Span]:
 @kind(ToolError, reads={Source.TRACE}, validate=_validate)
 def check(spec: ToolError, ev: Evidence) -> Verdict:
     assert ev.trace is not None
-    found = errors(ev.trace, spec.name)
+    trace, name = ev.trace, spec.name
+    found = derived(trace, ("tool_errors", name), lambda: errors(trace, name))
     if spec.error_matches is not None:
         pattern = compile_pattern(spec.error_matches)
         found = [s for s in found if pattern.search(encoded(error_text(s)))]

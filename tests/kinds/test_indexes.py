@@ -1,0 +1,241 @@
+"""The kinds answer from indexes built once per trace (kinds._trace_util.derived): bisection over
+tool positions, calls looked up by argument, exchanges grouped by URL. These properties hold
+them to the plain definition, a scan of every span, on random traces: same status, same
+evidence, same observed value."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hotato.engine.evaluate import Sources, evaluate
+from hotato.kinds import REGISTRY
+from hotato.kinds._base import Spec
+from hotato.kinds._trace_util import time_ordered, tools_time_ordered
+from hotato.kinds.tool_call import calls
+from hotato.model.evidence import Span, Trace
+from hotato.model.match import subset
+from hotato.model.status import Status
+
+SETTINGS = settings(max_examples=300, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+NAMES = ["a", "b", "c"]
+times = st.one_of(st.none(), st.sampled_from([0.0, 1.0, 1.0, 2.0, 3.5]))
+scalars = st.one_of(st.sampled_from(["x", "y", "1"]), st.sampled_from([1, 2]),
+                    st.sampled_from([1.0, 2.5]), st.booleans(), st.none())
+arguments = st.one_of(
+    st.none(),
+    st.dictionaries(st.sampled_from(["k", "m"]), scalars | st.lists(scalars, max_size=2),
+                    max_size=2),
+    st.sampled_from(['{"k": "x"}', "[1]", "plain"]),
+)
+
+
+@st.composite
+def spans(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(st.sampled_from(["tool_call", "tool_call", "http_exchange", "dtmf", "handoff",
+                                 "caller_audio_active"]))
+    span: dict[str, Any] = {"type": kind}
+    t = draw(times)
+    if t is not None:
+        span["start_sec" if draw(st.booleans()) else "time_sec"] = t
+    if kind == "tool_call":
+        span["name"] = draw(st.sampled_from(NAMES))
+        if (a := draw(arguments)) is not None:
+            span["arguments"] = a
+        if draw(st.booleans()):
+            span["result"] = draw(st.sampled_from([{"ok": True}, {"ok": False}, {"s": "x"}]))
+        if draw(st.booleans()):
+            span["latency_ms"] = draw(st.sampled_from([10, 20, 20, 30]))
+    elif kind == "http_exchange":
+        span["method"] = draw(st.sampled_from(["GET", "post", None]))
+        span["url"] = draw(st.sampled_from(["https://x/v1/a", "https://x/v2/b", None]))
+        span["status_code"] = draw(st.sampled_from([200, 404, None]))
+    elif kind == "dtmf":
+        span["digits"] = draw(st.sampled_from(["1", "2", "12"]))
+    elif kind == "handoff":
+        span["to"] = draw(st.sampled_from(["billing", "Billing", None]))
+    return {k: v for k, v in span.items() if v is not None}
+
+
+def trace_of(items: list[dict[str, Any]]) -> Trace:
+    out = []
+    for i, item in enumerate(items):
+        span = msgspec.json.decode(msgspec.json.encode(item), type=Span)
+        span.index = i
+        out.append(span)
+    return Trace(meta={}, spans=out)
+
+
+def key(span: Span) -> tuple[float, int]:
+    return (span.time if span.time is not None else math.inf, span.index)
+
+
+def spec_of(item: dict[str, Any]) -> Spec:
+    return msgspec.convert({"id": "x", **item}, REGISTRY[item["kind"]].spec)
+
+
+def run(item: dict[str, Any], trace: Trace) -> Any:
+    return evaluate([spec_of(item)], Sources(trace=trace))[0]
+
+
+@SETTINGS
+@given(st.lists(spans(), max_size=12))
+def test_time_orders_match_the_sorts(items: list[dict[str, Any]]) -> None:
+    trace = trace_of(items)
+    assert time_ordered(trace) == sorted(trace.spans, key=key)
+    assert tools_time_ordered(trace) == sorted(trace.by_type.get("tool_call", []), key=key)
+
+
+@SETTINGS
+@given(st.lists(spans(), max_size=12), st.sampled_from(NAMES),
+       st.dictionaries(st.sampled_from(["k", "m"]), scalars | st.lists(scalars, max_size=2),
+                       max_size=2))
+def test_calls_by_argument_match_the_scan(items: list[dict[str, Any]], name: str,
+                                          wanted: dict[str, Any]) -> None:
+    trace = trace_of(items)
+    from hotato.kinds._trace_util import as_object
+
+    scan = [s for s in trace.tool_calls.get(name, [])
+            if subset(wanted, as_object(s.arguments()))]
+    assert calls(trace, name, wanted) == scan
+
+
+def _greedy(order: list[str], trace: Trace) -> list[str]:
+    step, hits = 0, []
+    for span in sorted(trace.by_type.get("tool_call", []), key=key):
+        if step < len(order) and span.name == order[step]:
+            hits.append(span.id)
+            step += 1
+    return hits
+
+
+@SETTINGS
+@given(st.lists(spans(), max_size=12), st.lists(st.sampled_from(NAMES), min_size=2,
+                                                 max_size=4))
+def test_require_order_matches_the_scan(items: list[dict[str, Any]], order: list[str]) -> None:
+    trace = trace_of(items)
+    result = run({"kind": "tool_call", "require_order": order}, trace)
+    hits = _greedy(order, trace)
+    assert result.status is (Status.PASS if len(hits) == len(order) else Status.FAIL)
+    assert result.evidence == hits[:20]
+
+
+@SETTINGS
+@given(st.lists(spans(), max_size=12), st.sampled_from(NAMES), st.sampled_from(NAMES))
+def test_never_before_matches_the_scan(items: list[dict[str, Any]], tool: str,
+                                       until: str) -> None:
+    trace = trace_of(items)
+    result = run({"kind": "tool_call", "never_before": {"tool": tool, "until": until}}, trace)
+    early = []
+    for span in sorted(trace.by_type.get("tool_call", []), key=key):
+        if span.name == until:
+            break
+        if span.name == tool:
+            early.append(span.id)
+    assert result.status is (Status.FAIL if early else Status.PASS)
+    assert result.evidence == early[:20]
+
+
+@SETTINGS
+@given(st.lists(spans(), max_size=12), st.sampled_from([None, "GET", "POST"]),
+       st.sampled_from([None, "/v1/", "v2/b$", "^https"]),
+       st.sampled_from([None, 200, [200, 404]]))
+def test_http_result_matches_the_scan(items: list[dict[str, Any]], method: str | None,
+                                      url: str | None, status: Any) -> None:
+    import re
+
+    trace = trace_of(items)
+    item: dict[str, Any] = {"kind": "http_result"}
+    for k, v in (("method", method), ("url_matches", url), ("status", status)):
+        if v is not None:
+            item[k] = v
+    result = run(item, trace)
+    wanted = None if status is None else (status if isinstance(status, list) else [status])
+    matched = [
+        s.id for s in trace.by_type.get("http_exchange", [])
+        if (method is None or (s.method or "").upper() == method)
+        and (url is None or re.search(url, s.url or "", re.IGNORECASE))
+        and (wanted is None or s.status_code in wanted)
+    ]
+    assert result.status is (Status.PASS if matched else Status.FAIL)
+    assert result.evidence == matched[:20]
+
+
+@SETTINGS
+@given(st.lists(spans(), max_size=12), st.sampled_from([None, "billing", "BILLING", "x"]),
+       st.booleans())
+def test_handoff_matches_the_scan(items: list[dict[str, Any]], to: str | None,
+                                  absent: bool) -> None:
+    trace = trace_of(items)
+    item: dict[str, Any] = {"kind": "handoff", "absent": absent}
+    if to is not None:
+        item["to"] = to
+    result = run(item, trace)
+    found = [s.id for s in trace.spans if s.type == "handoff"
+             and (to is None or (s.to or "").lower() == to.lower())]
+    assert result.status is (Status.PASS if bool(found) != absent else Status.FAIL)
+    assert result.evidence == (found[:20] if bool(found) else [])
+
+
+@SETTINGS
+@given(st.lists(spans(), max_size=12), st.sampled_from(["1", "12", "21", "2"]), st.booleans())
+def test_dtmf_matches_the_scan(items: list[dict[str, Any]], digits: str, absent: bool) -> None:
+    trace = trace_of(items)
+    result = run({"kind": "dtmf", "digits": digits, "absent": absent}, trace)
+    keyed = sorted(trace.by_type.get("dtmf", []), key=lambda s: (s.time or 0.0, s.index))
+    present = digits in "".join(s.digits or "" for s in keyed)
+    assert result.status is (Status.PASS if present != absent else Status.FAIL)
+
+
+@SETTINGS
+@given(st.lists(spans(), max_size=12), st.sampled_from(NAMES), st.sampled_from([15, 20, 25]))
+def test_latency_matches_the_scan(items: list[dict[str, Any]], tool: str, bound: int) -> None:
+    trace = trace_of(items)
+    result = run({"kind": "latency", "tool": tool, "max_ms": bound}, trace)
+    measured = [(s.latency_ms, s) for s in trace.tool_calls.get(tool, [])
+                if s.latency_ms is not None]
+    if not measured:
+        assert result.status is Status.INCONCLUSIVE
+        return
+    worst, span = max(measured, key=lambda pair: pair[0])
+    assert result.status is (Status.PASS if worst <= bound else Status.FAIL)
+    assert result.observed == worst and result.evidence == [span.id]
+
+
+@SETTINGS
+@given(st.lists(spans(), max_size=12), st.sampled_from(NAMES),
+       st.sampled_from([{"ok": True}, {"ok": False}, {}, {"s": "x"}]))
+def test_tool_result_matches_the_scan(items: list[dict[str, Any]], name: str,
+                                      wanted: dict[str, Any]) -> None:
+    trace = trace_of(items)
+    result = run({"kind": "tool_result", "name": name, "result_subset": wanted}, trace)
+    spans_ = trace.tool_calls.get(name, [])
+    known = [s for s in spans_ if s.has_result]
+    matched = [s.id for s in known if subset(wanted, s.result())]
+    if not spans_:
+        assert result.status is Status.FAIL
+    elif matched:
+        assert result.status is Status.PASS and result.evidence == matched[:20]
+    elif len(known) < len(spans_):
+        assert result.status is Status.INCONCLUSIVE
+    else:
+        assert result.status is Status.FAIL
+
+
+@SETTINGS
+@given(st.lists(spans(), max_size=12), st.sampled_from([None, "a", "b"]), st.booleans())
+def test_tool_error_matches_the_scan(items: list[dict[str, Any]], name: str | None,
+                                     absent: bool) -> None:
+    trace = trace_of(items)
+    item: dict[str, Any] = {"kind": "tool_error", "absent": absent}
+    if name is not None:
+        item["name"] = name
+    result = run(item, trace)
+    raised = [s.id for s in trace.by_type.get("tool_call", [])
+              if (name is None or s.name == name) and s.raised()]
+    assert result.status is (Status.PASS if bool(raised) != absent else Status.FAIL)
