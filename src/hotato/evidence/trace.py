@@ -40,6 +40,7 @@ def load_trace(path: str | os.PathLike[str]) -> Trace:
     problems: list[Problem] = []
     meta: dict[str, Any] | None = None
     span_no = -1  # index among span lines, whether or not the line decodes
+    words: dict[str, str] = {}
     try:
         handle = p.open("rb")
     except OSError as exc:
@@ -62,6 +63,11 @@ def load_trace(path: str | os.PathLike[str]) -> Trace:
             except msgspec.DecodeError:
                 problems.append(_problem(name, lineno, _describe_bad_line(line)))
             else:
+                # One string object per distinct span type and tool name, however many spans
+                # repeat it: a million-span trace holds a few dozen of each, not a million.
+                span.type = words.setdefault(span.type, span.type)
+                if span.name is not None:
+                    span.name = words.setdefault(span.name, span.name)
                 span.index = len(spans)
                 spans.append(span)
             if len(problems) >= MAX_PROBLEMS:
