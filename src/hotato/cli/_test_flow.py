@@ -403,6 +403,10 @@ def _junit_text(items: list[tuple[str, TestRun, dict[str, Any]]]) -> str:
             el.set("failures", str(int(el.get("failures", "0")) + 1))
         el.set("tests", str(int(el.get("tests", "0")) + 1))
         suites.append(el)
+        if run.rubric:
+            suites.append(junit.rubric_suite(name, run.rubric, run.gate_judge))
+        if run.labels:
+            suites.append(junit.human_suite(name, run.labels))
     return junit.render(suites)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from hotato.model.results import Result
 from hotato.model.status import Status
@@ -34,3 +35,68 @@ def render(suites: list[ET.Element]) -> str:
     root.extend(suites)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def rubric_suite(name: str, results: list[dict[str, Any]], gated: bool) -> ET.Element:
+    """The rubric lane on its own suite. Advisory unless gated: then a FAIL is a failure and a
+    judge ERROR an error; otherwise every verdict is reported as skipped, so CI never fails on
+    a model's opinion the user did not opt into."""
+    el = ET.Element("testsuite", {"name": f"{name}.rubric", "tests": str(len(results))})
+    counts = {"failures": 0, "errors": 0, "skipped": 0}
+    for r in results:
+        case = ET.SubElement(
+            el,
+            "testcase",
+            {"classname": f"{name}.rubric.{r.get('kind', '')}", "name": str(r["id"])},
+        )
+        status, reason = str(r["status"]), str(r.get("reason", ""))
+        if gated and status == "FAIL":
+            ET.SubElement(case, "failure", {"message": reason, "type": "FAIL"})
+            counts["failures"] += 1
+        elif gated and status == "ERROR":
+            ET.SubElement(case, "error", {"message": reason, "type": "ERROR"})
+            counts["errors"] += 1
+        elif status != "PASS" or not gated:
+            ET.SubElement(
+                case,
+                "skipped",
+                {
+                    "message": f"{status} (rubric lane, "
+                    f"{'gated' if gated else 'advisory'}): {reason}"
+                },
+            )
+            counts["skipped"] += 1
+    for key, value in counts.items():
+        el.set(key, str(value))
+    return el
+
+
+def human_suite(name: str, lane: dict[str, Any]) -> ET.Element:
+    """Signed human labels: each verified label a testcase naming its verdict, reviewer and
+    time; refused labels skipped with the reason. Labels never rewrite a deterministic result."""
+    verified, refused = lane.get("verified", []), lane.get("refused", [])
+    el = ET.Element(
+        "testsuite",
+        {
+            "name": f"{name}.human",
+            "tests": str(len(verified) + len(refused)),
+            "failures": "0",
+            "errors": "0",
+            "skipped": str(len(refused)),
+        },
+    )
+    for label in verified:
+        case = ET.SubElement(
+            el, "testcase", {"classname": f"{name}.human", "name": str(label["assertion_id"])}
+        )
+        out = ET.SubElement(case, "system-out")
+        out.text = (
+            f"human label: {label['verdict']} by {label['reviewer']} at "
+            f"{label['created_at']} (key {label['key_id']})"
+        )
+    for label in refused:
+        case = ET.SubElement(
+            el, "testcase", {"classname": f"{name}.human", "name": str(label.get("path", "label"))}
+        )
+        ET.SubElement(case, "skipped", {"message": f"refused label: {label.get('reason', '')}"})
+    return el
