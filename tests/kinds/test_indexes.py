@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from typing import Any
+from unittest.mock import patch
 
 import msgspec
 from hypothesis import HealthCheck, given, settings
@@ -239,3 +240,41 @@ def test_tool_error_matches_the_scan(items: list[dict[str, Any]], name: str | No
     raised = [s.id for s in trace.by_type.get("tool_call", [])
               if (name is None or s.name == name) and s.raised()]
     assert result.status is (Status.PASS if bool(raised) != absent else Status.FAIL)
+
+
+# --- transcripts: one pass per pattern over the joined turns, each hit confirmed --------------
+
+ATOMS = ["a", "b", "ab", " ", ".", "\\n", "\\s", "\\w", "\\b", "\\B", "^", "$", "[^a]", "é",
+         "(?s:.)", "(?i)A", "\\d", "x?", "(a|b)", "\\A", "\\z", "(?-m:^a)", ""]
+pattern_text = st.lists(st.sampled_from(ATOMS), min_size=1, max_size=4).map("".join).flatmap(
+    lambda p: st.sampled_from([p, p + "+", f"({p})*", f"^{p}", f"{p}$", f"{p}|b$"]))
+turn_text = st.lists(st.sampled_from(["a", "b", "ab ", " ", "\n", "é", "x", "1", "A", "-"]),
+                     max_size=6).map("".join)
+
+
+def _valid(pattern: str) -> bool:
+    from hotato.kinds._regex import PatternError, compile_pattern
+
+    try:
+        compile_pattern(pattern)
+    except PatternError:
+        return False
+    return True
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.filter_too_much])
+@given(st.lists(st.tuples(st.sampled_from(["agent", "caller"]), turn_text), max_size=30),
+       pattern_text.filter(_valid), st.sampled_from([None, "agent", "caller"]), st.booleans())
+def test_matching_turns_is_a_search_of_every_turn(turns: list[tuple[str, str]], pattern: str,
+                                                  role: str | None, case: bool) -> None:
+    from hotato.kinds._regex import compile_pattern, encoded, matching_turns
+    from hotato.model.evidence import Transcript, Turn
+
+    transcript = Transcript([Turn(i, r, t) for i, (r, t) in enumerate(turns)])
+    compiled = compile_pattern(pattern, case)
+    naive = [t.index for t in transcript.of_role(role) if compiled.search(encoded(t.text))]
+    with patch("hotato.kinds._regex.JOIN_AT_LEAST", 0):  # the joined path, however few turns
+        assert [t.index for t in matching_turns(transcript, role, pattern, case)] == naive
+        # and again, from the joined text now kept on the transcript
+        assert [t.index for t in matching_turns(transcript, role, pattern, case)] == naive

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from hotato.kinds._base import Evidence, Role, Spec, kind
-from hotato.kinds._regex import compile_pattern, encoded, pattern_problems
-from hotato.model.evidence import Turn
+from hotato.kinds._regex import compile_pattern, encoded, matching_turns, pattern_problems
+from hotato.model.evidence import Transcript
 from hotato.model.results import Verdict
 from hotato.model.status import Source
 
@@ -35,21 +35,22 @@ def _validate(spec: Order) -> list[str]:
     return pattern_problems(spec.before, spec.after, case_sensitive=spec.case_sensitive)
 
 
-def _first(turns: list[Turn], pattern: str, case_sensitive: bool) -> tuple[int, int] | None:
-    compiled = compile_pattern(pattern, case_sensitive)
-    for turn in turns:
-        match = compiled.search(encoded(turn.text))
-        if match is not None:
-            return (turn.index, match.start())
-    return None
+def _first(
+    transcript: Transcript, role: str | None, pattern: str, case_sensitive: bool
+) -> tuple[int, int] | None:
+    """The first turn saying `pattern`, and where in that turn."""
+    turn = next(matching_turns(transcript, role, pattern, case_sensitive), None)
+    if turn is None:
+        return None
+    match = compile_pattern(pattern, case_sensitive).search(encoded(turn.text))
+    return (turn.index, match.start())
 
 
 @kind(Order, reads={Source.TRANSCRIPT}, validate=_validate)
 def check(spec: Order, ev: Evidence) -> Verdict:
     assert ev.transcript is not None
-    turns = ev.transcript.of_role(spec.role)
-    first_before = _first(turns, spec.before, spec.case_sensitive)
-    first_after = _first(turns, spec.after, spec.case_sensitive)
+    first_before = _first(ev.transcript, spec.role, spec.before, spec.case_sensitive)
+    first_after = _first(ev.transcript, spec.role, spec.after, spec.case_sensitive)
     if first_before is None or first_after is None:
         missing = spec.before if first_before is None else spec.after
         return Verdict.passed(f"{missing!r} was never said; the order holds vacuously")

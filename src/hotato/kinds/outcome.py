@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from hotato.kinds._base import Evidence, Role, Spec, kind
-from hotato.kinds._regex import compile_pattern, encoded, pattern_problems
+from hotato.kinds._regex import matching_turns, pattern_problems
 from hotato.kinds._state_read import read
 from hotato.kinds._trace_util import as_object
 from hotato.kinds.tool_call import calls
@@ -110,8 +110,7 @@ def _part(spec: Outcome, part: Part, ev: Evidence) -> tuple[bool | None, str]:
     if part.phrase is not None:
         if ev.transcript is None:
             return None, "no transcript was supplied"
-        pattern = compile_pattern(part.phrase)
-        hit = any(pattern.search(encoded(t.text)) for t in ev.transcript.of_role(part.role))
+        hit = next(matching_turns(ev.transcript, part.role, part.phrase), None) is not None
         return hit, f"phrase {part.phrase!r} {'was' if hit else 'was not'} said"
     if part.state is not None:
         return _state_part(spec, part.state, ev)

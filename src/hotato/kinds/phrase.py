@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from hotato.kinds._base import Evidence, Role, Spec, kind
-from hotato.kinds._regex import compile_pattern, encoded, pattern_problems
+from hotato.kinds._regex import compile_pattern, encoded, matching_turns, pattern_problems
 from hotato.model.evidence import Transcript, Turn
 from hotato.model.results import Verdict
 from hotato.model.status import Source
@@ -51,9 +51,13 @@ def candidate_turns(transcript: Transcript, role: str | None, position: str) -> 
 @kind(Phrase, reads={Source.TRANSCRIPT}, validate=_validate)
 def check(spec: Phrase, ev: Evidence) -> Verdict:
     assert ev.transcript is not None
-    pattern = compile_pattern(spec.regex, spec.case_sensitive)
     turns = candidate_turns(ev.transcript, spec.role, spec.position)
-    hit = next((t for t in turns if pattern.search(encoded(t.text))), None)
+    if spec.position == "any":
+        found = matching_turns(ev.transcript, spec.role, spec.regex, spec.case_sensitive)
+    else:
+        pattern = compile_pattern(spec.regex, spec.case_sensitive)
+        found = (t for t in turns if pattern.search(encoded(t.text)))
+    hit = next(found, None)
     who = f"{spec.role} " if spec.role else ""
     where = f"{spec.position} {who}turn" if spec.position != "any" else f"any {who}turn"
     if spec.absent:
