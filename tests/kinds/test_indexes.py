@@ -36,6 +36,13 @@ arguments = st.one_of(
 )
 
 
+HAND_WRITTEN = [
+    '{"k":"x"}', '{ "k" : "x" }', '{"k": "\\u0078"}', '{"k": "\\"q\\""}', '{"k": "a\\"b"}',
+    '{"k": "\u00e9"}', '{"k": "\\u00e9"}', '{"k": "\u2028"}', '{"m": "x", "k": 1.0}',
+    '"{\\"k\\": \\"x\\"}"', '{"k": ["x"]}', '{"k": {"x": 1}}', '{"k": true}', '[]',
+]
+
+
 @st.composite
 def spans(draw: st.DrawFn) -> dict[str, Any]:
     kind = draw(st.sampled_from(["tool_call", "tool_call", "http_exchange", "dtmf", "handoff",
@@ -46,8 +53,11 @@ def spans(draw: st.DrawFn) -> dict[str, Any]:
         span["start_sec" if draw(st.booleans()) else "time_sec"] = t
     if kind == "tool_call":
         span["name"] = draw(st.sampled_from(NAMES))
-        if (a := draw(arguments)) is not None:
-            span["arguments"] = a
+        if draw(st.booleans()):
+            if (a := draw(arguments)) is not None:
+                span["arguments"] = a
+        else:
+            span["arguments_json"] = draw(st.sampled_from(HAND_WRITTEN))
         if draw(st.booleans()):
             span["result"] = draw(st.sampled_from([{"ok": True}, {"ok": False}, {"s": "x"}]))
         if draw(st.booleans()):
@@ -66,7 +76,12 @@ def spans(draw: st.DrawFn) -> dict[str, Any]:
 def trace_of(items: list[dict[str, Any]]) -> Trace:
     out = []
     for i, item in enumerate(items):
-        span = msgspec.json.decode(msgspec.json.encode(item), type=Span)
+        item = dict(item)
+        raw = item.pop("arguments_json", None)  # arguments written by hand: escapes, spacing
+        line = msgspec.json.encode(item)
+        if raw is not None:
+            line = line[:-1] + b', "arguments": ' + raw.encode() + b"}"
+        span = msgspec.json.decode(line, type=Span)
         span.index = i
         out.append(span)
     return Trace(meta={}, spans=out)
@@ -94,8 +109,9 @@ def test_time_orders_match_the_sorts(items: list[dict[str, Any]]) -> None:
 
 @SETTINGS
 @given(st.lists(spans(), max_size=12), st.sampled_from(NAMES),
-       st.dictionaries(st.sampled_from(["k", "m"]), scalars | st.lists(scalars, max_size=2),
-                       max_size=2))
+       st.dictionaries(st.sampled_from(["k", "m"]),
+                    scalars | st.sampled_from(['"q"', 'a"b', "é", "\u2028", "x"])
+                    | st.lists(scalars, max_size=2), max_size=2))
 def test_calls_by_argument_match_the_scan(items: list[dict[str, Any]], name: str,
                                           wanted: dict[str, Any]) -> None:
     trace = trace_of(items)
@@ -278,3 +294,15 @@ def test_matching_turns_is_a_search_of_every_turn(turns: list[tuple[str, str]], 
         assert [t.index for t in matching_turns(transcript, role, pattern, case)] == naive
         # and again, from the joined text now kept on the transcript
         assert [t.index for t in matching_turns(transcript, role, pattern, case)] == naive
+
+
+def test_calls_by_argument_read_escaped_arguments() -> None:
+    from hotato.kinds._trace_util import as_object
+
+    trace = trace_of([{"type": "tool_call", "name": "a", "arguments_json": raw}
+                      for raw in HAND_WRITTEN])
+    for wanted in ({"k": "x"}, {"k": '"q"'}, {"k": 'a"b'}, {"k": "é"}, {"k": "\u2028"},
+                   {"m": "x", "k": 1}, {"k": True}, {"k": ["x"]}):
+        scan = [s for s in trace.tool_calls["a"] if subset(wanted, as_object(s.arguments()))]
+        assert scan, wanted  # each is found somewhere above, escaped or not
+        assert calls(trace, "a", wanted) == scan, wanted

@@ -41,8 +41,11 @@ def _already_in_time_order(spans: list[Span]) -> bool:
     """Spans by start time, untimed last, ties in line order: the order Trace sorts into."""
     last = -math.inf
     for span in spans:
-        t = span.time
-        t = math.inf if t is None else t
+        t = span.start_sec  # Span.time, without a property call per span
+        if t is None:
+            t = span.time_sec
+            if t is None:
+                t = math.inf
         if t < last:
             return False
         last = t

@@ -37,12 +37,19 @@ def _validate(spec: ToolError) -> list[str]:
     return pattern_problems(spec.error_matches)
 
 
+def _may_have_raised(span: Span) -> bool:
+    """What Span.raised() needs, read from raw bytes: an error, a status, or `false` somewhere
+    in the result (for `ok: false`). Most calls fail this without decoding anything."""
+    return bool(span.error_raw) or isinstance(span.status, str) or (
+        bool(span.result_raw) and b"false" in bytes(span.result_raw))
+
+
 def errors(trace: Trace, name: str | None) -> list[Span]:
     if name is None:
         candidates = [s for s in trace.by_type.get("tool_call", ())]
     else:
         candidates = list(trace.tool_calls.get(name, ()))
-    raised = [s for s in candidates if s.raised()]
+    raised = [s for s in candidates if _may_have_raised(s) and s.raised()]
     raised += [s for s in trace.of_types(ERROR_SPAN_TYPES) if name is None or s.name == name]
     raised.sort(key=lambda s: s.index)
     return raised
