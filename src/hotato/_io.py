@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +59,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
         raise InputError.one(
             "cannot write: the folder to write into does not exist", file=str(parent)
         )
-    tmp = parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
+    tmp = parent / f".{target.name}.{os.urandom(6).hex()}.tmp"
     # os.open (not mkstemp) so the file gets the usual umask permissions, not 0600.
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
