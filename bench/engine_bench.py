@@ -277,15 +277,23 @@ def scenarios(p: dict[str, Path], runs: int) -> list[Scenario]:
     return [
         Scenario("big-trace", "1,000,000 spans + 1,000 assertions + 1,000 turns",
                  run_args(p["assert_1000"], p["trace_1m"], p["turns_1k"]), 5.0, 600.0,
-                 runs=max(1, runs // 3)),
+                 runs=max(3, runs // 2)),
         Scenario("many-turns", "100,000 turns + 1,000 assertions (100-span trace)",
                  run_args(p["assert_1000"], p["trace_100"], p["turns_100k"]), 5.0,
-                 runs=max(1, runs // 3)),
+                 runs=max(3, runs // 2)),
         Scenario("small", "100-span call, 10 assertions, start-up included",
                  run_args(p["assert_10"], p["trace_100"], p["turns_small"]), 0.12, runs=runs),
         Scenario("redos", "(a+)+$ over a 100,000-character turn",
                  run_args(p["redos_assert"], None, p["redos_turn"]), 1.0, runs=runs),
     ]
+
+
+def _floor() -> float:
+    """The start-up no hotato change can remove: the interpreter and the chosen libraries."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import click, yaml, msgspec, re2"], env=CHILD_ENV,
+                   check=True)
+    return time.perf_counter() - started
 
 
 def by_kind(paths: dict[str, Path], name: str) -> None:
@@ -358,6 +366,10 @@ def main(argv: list[str] | None = None) -> int:
         target = "< " + format(sc.max_s, "g")
         print(f"{sc.name:<11} {sc.what:<52} {secs:>8.3f} {cpu:>7.3f} {target:>7} "
               f"{peak:>8.1f} {mb:>7} {n:>4}  {'yes' if ok else 'MISSED'}")
+    if chosen is None or "small" in chosen:
+        floor = statistics.median(_floor() for _ in range(args.runs))
+        print(f"floor: python importing click, yaml, msgspec and re2 alone takes {floor:.3f} s "
+              "(median), before any hotato code")
     load = os.getloadavg()[0]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPU(s), load average {load:.2f}; "
           "whole processes, median wall and CPU time, peak RSS from wait4")
