@@ -36,8 +36,12 @@ def _validate(spec: Latency) -> list[str]:
 
 def _slowest(spans: list[Span]) -> tuple[float, Span] | None:
     """The worst measured latency and its span (the first of equals); None if none measured."""
-    measured = [(m, s) for s in spans if (m := s.measured_latency_ms()) is not None]
-    return max(measured, key=lambda pair: pair[0]) if measured else None
+    worst: tuple[float, Span] | None = None
+    for span in spans:
+        m = span.measured_latency_ms()
+        if m is not None and (worst is None or m > worst[0]):
+            worst = (m, span)
+    return worst
 
 
 @kind(Latency, reads={Source.TRACE}, validate=_validate)
