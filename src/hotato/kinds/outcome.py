@@ -8,12 +8,11 @@ import msgspec
 
 from hotato.kinds._base import Evidence, Role, Spec, kind
 from hotato.kinds._regex import matching_turns, pattern_problems
-from hotato.kinds._state_read import read
 from hotato.kinds._trace_util import as_object
+from hotato.kinds.state import judge_state
 from hotato.kinds.tool_call import calls
-from hotato.model.match import dotted, mismatched_fields, missing
+from hotato.model.match import dotted, missing
 from hotato.model.results import Verdict
-from hotato.model.state import StateUnavailable
 from hotato.model.status import Source, Status
 
 
@@ -133,23 +132,16 @@ def _part(spec: Outcome, part: Part, ev: Evidence) -> tuple[bool | None, str]:
 def _state_part(spec: Outcome, part: StatePart, ev: Evidence) -> tuple[bool | None, str]:
     if ev.state is None:
         return None, "no state adapter was supplied"
-    try:
-        record = read(
-            ev.state,
-            ev.state.after,
-            assertion_id=spec.id,
-            kind="outcome",
-            phase="after",
-            resource=part.resource,
-            filters=part.filters,
-            expect=part.expect,
-        )
-    except StateUnavailable as exc:
-        return None, f"state could not be read ({exc.cause})"
-    if record is None:
-        return False, f"no {part.resource!r} record matches {part.filters}"
-    bad = mismatched_fields(part.expect, record)
-    return not bad, f"{part.resource!r} record " + (f"differs in {bad}" if bad else "matches")
+    verdict = judge_state(
+        ev.state,
+        assertion_id=spec.id,
+        kind="outcome",
+        resource=part.resource,
+        filters=part.filters,
+        expect=part.expect,
+    )
+    met = None if verdict.status is Status.INCONCLUSIVE else verdict.status is Status.PASS
+    return met, verdict.reason
 
 
 @kind(Outcome, reads=_reads, validate=_validate, refs=_refs, partial=True)

@@ -8,7 +8,7 @@ from hotato.kinds._base import Evidence, Spec, kind
 from hotato.kinds._state_read import read
 from hotato.model.match import dotted, mismatched_fields, missing
 from hotato.model.results import Verdict
-from hotato.model.state import StateUnavailable
+from hotato.model.state import StateSource, StateUnavailable
 from hotato.model.status import Source
 
 
@@ -43,19 +43,28 @@ def observed_fields(record: dict[str, Any], paths: list[str]) -> dict[str, Any]:
     return out
 
 
-@kind(State, reads={Source.STATE})
-def check(spec: State, ev: Evidence) -> Verdict:
-    assert ev.state is not None
+def judge_state(
+    source: StateSource,
+    *,
+    assertion_id: str,
+    kind: str,
+    resource: str,
+    filters: dict[str, Any],
+    expect: dict[str, Any],
+) -> Verdict:
+    """The three outcomes of a state read: the record matches (PASS), read and absent or
+    different (FAIL, saying what was observed), or not readable (INCONCLUSIVE, with the cause).
+    Shared by `state` and `outcome`'s state parts."""
     try:
         record = read(
-            ev.state,
-            ev.state.after,
-            assertion_id=spec.id,
-            kind="state",
+            source,
+            source.after,
+            assertion_id=assertion_id,
+            kind=kind,
             phase="after",
-            resource=spec.resource,
-            filters=spec.filters,
-            expect=spec.expect,
+            resource=resource,
+            filters=filters,
+            expect=expect,
         )
     except StateUnavailable as exc:
         return Verdict.inconclusive(
@@ -63,14 +72,27 @@ def check(spec: State, ev: Evidence) -> Verdict:
             details={"cause": exc.cause},
         )
     if record is None:
-        return Verdict.failed(f"no {spec.resource!r} record matches {spec.filters}", observed=None)
-    bad = mismatched_fields(spec.expect, record)
-    observed = observed_fields(record, list(spec.expect))
+        return Verdict.failed(f"no {resource!r} record matches {filters}", observed=None)
+    bad = mismatched_fields(expect, record)
+    observed = observed_fields(record, list(expect))
     if bad:
         return Verdict.failed(
-            f"{spec.resource!r} record present but field(s) {bad} did not match the expected "
+            f"{resource!r} record present but field(s) {bad} did not match the expected "
             "post-call state",
             observed=observed,
-            details={"expected": {k: spec.expect[k] for k in bad}},
+            details={"expected": {k: expect[k] for k in bad}},
         )
-    return Verdict.passed(f"{spec.resource!r} record matches {spec.expect}", observed=observed)
+    return Verdict.passed(f"{resource!r} record matches {expect}", observed=observed)
+
+
+@kind(State, reads={Source.STATE})
+def check(spec: State, ev: Evidence) -> Verdict:
+    assert ev.state is not None
+    return judge_state(
+        ev.state,
+        assertion_id=spec.id,
+        kind="state",
+        resource=spec.resource,
+        filters=spec.filters,
+        expect=spec.expect,
+    )
