@@ -7,7 +7,6 @@ line and JSON path before anything connects.
 from __future__ import annotations
 
 import difflib
-import ipaddress
 import os
 import re
 import string
@@ -19,6 +18,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from hotato._documents import Document
+from hotato._net import is_loopback
 from hotato.adapters.sql_connect import SqlTarget, sql_target
 from hotato.adapters.sql_guard import select_problem
 from hotato.model.errors import InputError, Problem
@@ -126,8 +126,9 @@ def decode_adapter(doc: Document) -> SqlConfig | HttpConfig:
     return config
 
 
-def _resources(raw: dict[str, Any], doc: Document, problems: list[Problem], sql: bool
-               ) -> dict[str, Any]:
+def _resources(
+    raw: dict[str, Any], doc: Document, problems: list[Problem], sql: bool
+) -> dict[str, Any]:
     """Each resource decoded on its own, so a problem is named by the resource's path."""
     out: dict[str, Any] = {}
     for name, value in raw.items():
@@ -152,16 +153,23 @@ def _resource_problems(spec: SqlResourceSpec | HttpResourceSpec) -> list[tuple[s
     return [
         (".path", path_problem(spec.path)),
         (".record", pointer_problem(spec.record)),
-        (".body", "a body is sent with POST only" if spec.body and spec.method != "POST"
-         else None),
+        (".body", "a body is sent with POST only" if spec.body and spec.method != "POST" else None),
     ]
 
 
-def _sql(top: SqlAdapterFile, resources: dict[str, SqlResourceSpec] | None, doc: Document,
-         problems: list[Problem]) -> SqlConfig | None:
+def _sql(
+    top: SqlAdapterFile,
+    resources: dict[str, SqlResourceSpec] | None,
+    doc: Document,
+    problems: list[Problem],
+) -> SqlConfig | None:
     try:
-        target = sql_target(top.url, password_env=top.password_env,
-                            base_dir=Path(doc.file).parent, timeout_s=top.timeout_s)
+        target = sql_target(
+            top.url,
+            password_env=top.password_env,
+            base_dir=Path(doc.file).parent,
+            timeout_s=top.timeout_s,
+        )
     except InputError as exc:
         at = "$.password_env" if "password_env" in str(exc) else "$.url"
         problems.extend(doc.problem(at, p.message) for p in exc.problems)
@@ -169,39 +177,54 @@ def _sql(top: SqlAdapterFile, resources: dict[str, SqlResourceSpec] | None, doc:
     return SqlConfig(target, resources)
 
 
-def _http(top: HttpAdapterFile, resources: dict[str, HttpResourceSpec], doc: Document,
-          problems: list[Problem]) -> HttpConfig:
+def _http(
+    top: HttpAdapterFile,
+    resources: dict[str, HttpResourceSpec],
+    doc: Document,
+    problems: list[Problem],
+) -> HttpConfig:
     if top.egress_opt_in is not True:
-        problems.append(doc.problem(
-            "$.egress_opt_in", "an HTTP state adapter sends requests off this machine; "
-            "set `egress_opt_in: true` to allow it"))
+        problems.append(
+            doc.problem(
+                "$.egress_opt_in",
+                "an HTTP state adapter sends requests off this machine; "
+                "set `egress_opt_in: true` to allow it",
+            )
+        )
     if why := base_url_problem(top.base_url, top.allow_http):
         problems.append(doc.problem("$.base_url", why))
     for name, header in top.headers.items():
         if name.lower() in ("authorization", "cookie", "proxy-authorization"):
-            problems.append(doc.problem(f"$.headers.{name}", f"{name} carries a credential: "
-                                        "use `auth` with an environment variable name"))
+            problems.append(
+                doc.problem(
+                    f"$.headers.{name}",
+                    f"{name} carries a credential: use `auth` with an environment variable name",
+                )
+            )
         elif not _HEADER.fullmatch(name) or "\n" in header or "\r" in header:
             problems.append(doc.problem(f"$.headers.{name}", "not a valid HTTP header"))
     if isinstance(top.auth, HeaderAuth) and not _HEADER.fullmatch(top.auth.name):
         problems.append(doc.problem("$.auth.name", "not a valid HTTP header name"))
     if isinstance(top.auth, BasicAuth) and (top.auth.username is None) == (
-            top.auth.username_env is None):
+        top.auth.username_env is None
+    ):
         problems.append(doc.problem("$.auth", "give exactly one of `username` or `username_env`"))
     if not top.resources:
         problems.append(doc.problem("$.resources", "map at least one resource"))
     return HttpConfig(doc.file, top, resources, _credentials(top.auth, doc, problems))
 
 
-def _credentials(auth: BearerAuth | BasicAuth | HeaderAuth | None, doc: Document,
-                 problems: list[Problem]) -> Credentials:
+def _credentials(
+    auth: BearerAuth | BasicAuth | HeaderAuth | None, doc: Document, problems: list[Problem]
+) -> Credentials:
     """Auth headers, or a basic-auth pair, from the environment variables the file names."""
 
     def env(name: str | None, key: str) -> str:
         value = os.environ.get(name or "")
         if value is None:
-            problems.append(doc.problem(f"$.auth.{key}",
-                                        f"environment variable {name} ({key}) is not set"))
+            problems.append(
+                doc.problem(f"$.auth.{key}", f"environment variable {name} ({key}) is not set")
+            )
         return value or ""
 
     if isinstance(auth, BearerAuth):
@@ -240,15 +263,6 @@ def base_url_problem(url: str, allow_http: bool) -> str | None:
     return None
 
 
-def is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def path_problem(template: str) -> str | None:
     if "://" in template or template.startswith("//"):
         return "path is a path under base_url, not a URL"
@@ -274,8 +288,9 @@ def path_fields(template: str) -> list[str]:
     return [name for _, name, _, _ in string.Formatter().parse(template) if name]
 
 
-def _convert(value: Any, kind: type[Any], where: str, doc: Document,
-             problems: list[Problem]) -> Any:
+def _convert(
+    value: Any, kind: type[Any], where: str, doc: Document, problems: list[Problem]
+) -> Any:
     """`value` as `kind`, or None with every problem found: a key at fault is set aside and
     the rest decoded again, so one pass over the file shows them all."""
     current, failed = value, False
@@ -286,7 +301,7 @@ def _convert(value: Any, kind: type[Any], where: str, doc: Document,
             path, message = _locate_error(str(exc), where)
             problems.append(doc.problem(path, _hint(message, kind, path, where)))
             failed = True
-            key = path[len(where):].lstrip(".").split(".")[0].split("[")[0]
+            key = path[len(where) :].lstrip(".").split(".")[0].split("[")[0]
             if not isinstance(current, dict) or key not in current or key in ("adapter", "type"):
                 return None
             current = {k: v for k, v in current.items() if k != key}
@@ -315,7 +330,7 @@ def _hint(message: str, kind: type[Any], path: str, where: str) -> str:
     if not unknown:
         return message.replace("Object missing required field", "missing required field")
     targets: list[Any] = [kind]
-    for step in path[len(where):].strip(".").split(".")[:-1]:  # the last step is the unknown key
+    for step in path[len(where) :].strip(".").split(".")[:-1]:  # the last step is the unknown key
         if step:
             targets = [t for s in targets for t in _field_structs(s, step)]
     names = [f.encode_name for t in targets for f in msgspec.structs.fields(t)]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from hotato.adapters._compare import field_of, row_matches
 from hotato.adapters._redact import scrub
 from hotato.adapters.config import HttpConfig, HttpResourceSpec, path_fields
-from hotato.model.match import dotted, missing
+from hotato.model.match import dotted, follow, missing
 from hotato.model.state import StateUnavailable
 
 if TYPE_CHECKING:
@@ -44,8 +44,10 @@ class HttpReader:
         spec = self.config.resources.get(resource)
         if spec is None:
             mapped = ", ".join(sorted(self.config.resources)) or "none"
-            raise StateUnavailable("unknown_resource", f"the adapter file maps no resource "
-                                   f"{resource!r} (it maps: {mapped})")
+            raise StateUnavailable(
+                "unknown_resource",
+                f"the adapter file maps no resource {resource!r} (it maps: {mapped})",
+            )
         wanted = dict(filters)
         path, params, body, sent = _request_parts(resource, spec, wanted)
         if self._down is not None:
@@ -62,12 +64,17 @@ class HttpReader:
             if candidate is None:
                 continue
             if not isinstance(candidate, dict):
-                raise StateUnavailable("bad_response", f"{shown}: {where} holds "
-                                       f"{type(candidate).__name__}, not a record (object)")
+                raise StateUnavailable(
+                    "bad_response",
+                    f"{shown}: {where} holds {type(candidate).__name__}, not a record (object)",
+                )
             # A filter the request carried is checked when the record shows it; any other
             # filter must match the record.
-            checks = {k: v for k, v in wanted.items()
-                      if k not in sent or not missing(field_of(candidate, k))}
+            checks = {
+                k: v
+                for k, v in wanted.items()
+                if k not in sent or not missing(field_of(candidate, k))
+            }
             if row_matches(candidate, checks):
                 return candidate
         return None
@@ -83,8 +90,14 @@ class HttpReader:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def _send(self, method: str, path: str, params: dict[str, str], body: dict[str, Any] | None,
-              shown: str) -> Any:
+    def _send(
+        self,
+        method: str,
+        path: str,
+        params: dict[str, str],
+        body: dict[str, Any] | None,
+        shown: str,
+    ) -> Any:
         """The decoded JSON body; None for 404. Retries connection errors and 5xx."""
         import httpx
 
@@ -96,8 +109,12 @@ class HttpReader:
                 self.sent += 1
                 response = client.request(method, path, params=params or None, json=body)
             except httpx.TimeoutException as exc:
-                failure = StateUnavailable("timeout", self._scrub(
-                    f"{shown}: no answer within {spec.timeout_s:g}s ({type(exc).__name__})"))
+                failure = StateUnavailable(
+                    "timeout",
+                    self._scrub(
+                        f"{shown}: no answer within {spec.timeout_s:g}s ({type(exc).__name__})"
+                    ),
+                )
                 if isinstance(exc, httpx.ConnectTimeout):
                     self._down = failure
                 raise failure from None
@@ -124,19 +141,25 @@ class HttpReader:
         if status == 404:
             return None
         if status in (401, 403):
-            raise StateUnavailable("auth_failed", self._scrub(f"{shown} answered {status}: the "
-                                                             "credentials were refused"))
+            raise StateUnavailable(
+                "auth_failed",
+                self._scrub(f"{shown} answered {status}: the credentials were refused"),
+            )
         if status >= 500:
-            raise StateUnavailable("http_5xx", self._scrub(f"{shown} answered {status} after "
-                                                          f"{self.config.spec.retries} retries"))
+            raise StateUnavailable(
+                "http_5xx",
+                self._scrub(f"{shown} answered {status} after {self.config.spec.retries} retries"),
+            )
         if not 200 <= status < 300:
             raise StateUnavailable("http_status", self._scrub(f"{shown} answered {status}"))
         try:
             return msgspec.json.decode(response.content)
         except msgspec.DecodeError:
             kind = response.headers.get("content-type", "no content type")
-            raise StateUnavailable("not_json", self._scrub(
-                f"{shown} answered {status} with a body that is not JSON ({kind})")) from None
+            raise StateUnavailable(
+                "not_json",
+                self._scrub(f"{shown} answered {status} with a body that is not JSON ({kind})"),
+            ) from None
 
     def _client_once(self) -> httpx.Client:
         import httpx
@@ -145,22 +168,29 @@ class HttpReader:
             spec = self.config.spec
             auth = httpx.BasicAuth(*self._basic) if self._basic else None
             self._client = httpx.Client(
-                base_url=spec.base_url.rstrip("/") + "/", headers=self._headers, auth=auth,
-                timeout=httpx.Timeout(spec.timeout_s), follow_redirects=False, trust_env=False)
+                base_url=spec.base_url.rstrip("/") + "/",
+                headers=self._headers,
+                auth=auth,
+                timeout=httpx.Timeout(spec.timeout_s),
+                follow_redirects=False,
+                trust_env=False,
+            )
         return self._client
 
     def _scrub(self, message: str) -> str:
         return scrub(message, self._secrets)
 
 
-def _request_parts(resource: str, spec: HttpResourceSpec, filters: dict[str, Any]
-                   ) -> tuple[str, dict[str, str], dict[str, Any] | None, set[str]]:
+def _request_parts(
+    resource: str, spec: HttpResourceSpec, filters: dict[str, Any]
+) -> tuple[str, dict[str, str], dict[str, Any] | None, set[str]]:
     """The path, query parameters and body; and which filters the request carried."""
     used = [*path_fields(spec.path), *spec.query.values(), *spec.body.values()]
     absent = sorted({name for name in used if name not in filters})
     if absent:
-        raise StateUnavailable("missing_parameter",
-                               f"the request for {resource!r} needs filter(s) {absent}")
+        raise StateUnavailable(
+            "missing_parameter", f"the request for {resource!r} needs filter(s) {absent}"
+        )
     path = spec.path.format_map({name: _segment(filters[name]) for name in path_fields(spec.path)})
     params = {api: _as_text(filters[name]) for api, name in spec.query.items()}
     body = None
@@ -190,16 +220,9 @@ def _locate(document: Any, pointer: str) -> Any:
     if not pointer.startswith("/"):
         value = dotted(document, pointer)
         return _ABSENT if missing(value) else value
-    node = document
-    for raw in pointer[1:].split("/"):
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return _ABSENT
-    return node
+    parts = [raw.replace("~1", "/").replace("~0", "~") for raw in pointer[1:].split("/")]
+    value = follow(document, parts)
+    return _ABSENT if missing(value) else value
 
 
 def _transport_cause(exc: BaseException) -> tuple[str, bool]:

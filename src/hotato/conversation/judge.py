@@ -15,7 +15,6 @@ Outcomes, one meaning each:
 
 from __future__ import annotations
 
-import ipaddress
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
+from hotato._net import is_loopback
 from hotato.conversation import _judge_cache as cache
 from hotato.conversation._judge_prompt import (
     SYSTEM_PROMPT,
@@ -110,7 +110,7 @@ class JudgeConfig:
                 "the judge endpoint carries credentials; put the key in an environment variable "
                 "and name it instead"
             )
-        if not _is_loopback(parts.hostname):
+        if not is_loopback(parts.hostname):
             if not self.egress_opt_in:
                 raise UsageError.one(
                     f"judge endpoint {parts.hostname} is not on this machine; transcripts would "
@@ -135,15 +135,6 @@ class JudgeConfig:
         if base.endswith("/v1"):
             return base + "/chat/completions"
         return base + "/v1/chat/completions"
-
-
-def _is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @dataclass

@@ -35,8 +35,13 @@ def subset(expected: Any, observed: Any) -> bool:
 
 def dotted(record: Any, path: str) -> Any:
     """`a.b.0.c` into nested dicts and lists; _MISSING when any step is absent."""
+    return follow(record, path.split("."))
+
+
+def follow(record: Any, parts: list[str]) -> Any:
+    """Step through nested dicts (by key) and lists (by index); _MISSING when a step is absent."""
     node = record
-    for part in path.split("."):
+    for part in parts:
         if isinstance(node, dict) and part in node:
             node = node[part]
         elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
