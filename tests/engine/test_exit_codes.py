@@ -58,8 +58,8 @@ def boom(spec: Any, ev: Any) -> Any:
 
 def break_tool_call(monkeypatch: pytest.MonkeyPatch) -> None:
     """Swap the registered tool_call check for one that raises, in this process only."""
-    monkeypatch.setitem(REGISTRY, "tool_call",
-                        dataclasses.replace(REGISTRY["tool_call"], check=boom))
+    broken = dataclasses.replace(REGISTRY["tool_call"], check=boom)
+    monkeypatch.setitem(REGISTRY._loaded, "tool_call", broken)  # the registry's loaded kinds
 
 
 def test_exit_3_on_an_internal_error_without_a_traceback(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -37,7 +38,7 @@ def required_fields(spec: type[Spec]) -> list[str]:
 
 
 def decode_spec(
-    item: Any, path: str, doc: Document, registry: dict[str, KindDef]
+    item: Any, path: str, doc: Document, registry: Mapping[str, KindDef]
 ) -> tuple[Spec | None, list[Problem]]:
     """One assertion object at `path` into its spec, or the problems that stop it."""
     if not isinstance(item, dict):
@@ -82,7 +83,7 @@ def decode_spec(
 
 
 def decode_assertion_list(
-    items: Any, path: str, doc: Document, registry: dict[str, KindDef]
+    items: Any, path: str, doc: Document, registry: Mapping[str, KindDef]
 ) -> tuple[list[Spec], list[Problem]]:
     """A list of assertions: each decoded, ids unique, every problem kept."""
     if not isinstance(items, list):

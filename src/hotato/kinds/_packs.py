@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -152,7 +153,7 @@ def _header_problems(doc: Document, value: dict[str, Any], file_stem: str | None
     return problems
 
 
-def _standalone(spec: Spec, registry: dict[str, Any]) -> list[str]:
+def _standalone(spec: Spec, registry: Mapping[str, Any]) -> list[str]:
     kdef = registry[str(spec.__struct_config__.tag)]
     problems = []
     if spec.when:
