@@ -14,7 +14,7 @@ demo: $(BIN)/hotato
 	$(BIN)/hotato demo
 
 test: $(BIN)/hotato
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	$(BIN)/pytest

@@ -14,7 +14,8 @@ from hotato.model.errors import InputError
 def check_readable(path: str | os.PathLike[str], what: str) -> Path:
     p = Path(path)
     if not p.exists():
-        raise InputError.one(f"{what} file does not exist", file=str(path))
+        noun = what if what.endswith("file") else f"{what} file"
+        raise InputError.one(f"{noun} does not exist", file=str(path))
     if p.is_dir():
         raise InputError.one(f"{what} is a folder, expected a file", file=str(path))
     return p
