@@ -186,7 +186,7 @@ def _label(work: Path, assertion: str, verdict: str, key: str, out: str) -> None
 
 
 def test_a_verified_label_settles_an_inconclusive_without_rewriting_it(work: Path) -> None:
-    code, doc, _ = _run(work, "--out", "art")
+    _, doc, _ = _run(work, "--out", "art")
     landed = next(r for r in doc["assertions"]["results"] if r["id"] == "landed")
     assert landed["status"] == "INCONCLUSIVE"  # no --state: the data was not read
     assert doc["success"]["conditions"]["no_unresolved_inconclusive"] is False
