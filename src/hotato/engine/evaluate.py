@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from hotato.engine.plan import plan
 from hotato.kinds import REGISTRY
-from hotato.kinds._base import Evidence, Spec, missing_source
+from hotato.kinds._base import Spec, run_check
 from hotato.model.evidence import Trace, Transcript
 from hotato.model.results import Result, Verdict
 from hotato.model.state import StateSource
-from hotato.model.status import Source, Status
+from hotato.model.status import Status
 
 
 @dataclass
@@ -38,16 +38,7 @@ def _when_unmet(spec: Spec, done: dict[str, Result]) -> Verdict | None:
 
 def grade(spec: Spec, sources: Sources, done: dict[str, Result]) -> Result:
     kdef = REGISTRY[str(spec.__struct_config__.tag)]
-    verdict = _when_unmet(spec, done) or missing_source(kdef, spec, sources)
-    if verdict is None:
-        reads = kdef.sources(spec)
-        ev = Evidence(
-            trace=sources.trace if (kdef.partial or Source.TRACE in reads) else None,
-            transcript=sources.transcript if (kdef.partial or Source.TRANSCRIPT in reads) else None,
-            state=sources.state if (kdef.partial or Source.STATE in reads) else None,
-            results=done,
-        )
-        verdict = kdef.check(spec, ev)
+    verdict = _when_unmet(spec, done) or run_check(kdef, spec, sources, done)
     return Result(
         id=spec.id,
         kind=kdef.tag,

@@ -133,3 +133,24 @@ def missing_source(kdef: KindDef, spec: Spec, have: Any) -> Verdict | None:
                 MISSING_REASON[source].format(kind=kdef.tag), details={"missing": source.value}
             )
     return None
+
+
+def run_check(
+    kdef: KindDef, spec: Spec, have: Any, results: Mapping[str, Result] | None = None
+) -> Verdict:
+    """Grade one spec as the engine does: a missing source is INCONCLUSIVE in one place, and
+    the kind is handed only the sources it declares (everything, for a partial kind)."""
+    gap = missing_source(kdef, spec, have)
+    if gap is not None:
+        return gap
+    reads = kdef.sources(spec)
+    every = kdef.partial
+    return kdef.check(
+        spec,
+        Evidence(
+            trace=have.trace if every or Source.TRACE in reads else None,
+            transcript=have.transcript if every or Source.TRANSCRIPT in reads else None,
+            state=have.state if every or Source.STATE in reads else None,
+            results=results if results is not None else {},
+        ),
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hotato.kinds._base import Evidence, KindDef, Spec, kind, missing_source
+from hotato.kinds._base import Evidence, KindDef, Spec, kind, run_check
 from hotato.kinds._decode import did_you_mean
 from hotato.kinds._packs import DEFAULT_PACK, Pack, is_path, load_pack
 from hotato.model.errors import InputError
@@ -81,21 +81,8 @@ def _reads(spec: PolicyPack) -> frozenset[Source]:
 
 
 def grade_rule(rule: Spec, kdef: KindDef, ev: Evidence) -> Verdict:
-    """One rule as the engine would grade it: a missing source is INCONCLUSIVE, otherwise the
-    kind sees only the sources it declares."""
-    reads = kdef.sources(rule)
-    gap = missing_source(kdef, rule, ev)
-    if gap is not None:
-        return gap
-    every = kdef.partial
-    return kdef.check(
-        rule,
-        Evidence(
-            trace=ev.trace if every or Source.TRACE in reads else None,
-            transcript=ev.transcript if every or Source.TRANSCRIPT in reads else None,
-            state=ev.state if every or Source.STATE in reads else None,
-        ),
-    )
+    """One rule as the engine would grade it (hotato.kinds._base.run_check)."""
+    return run_check(kdef, rule, ev)
 
 
 @dataclass(frozen=True)
