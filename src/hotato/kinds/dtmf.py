@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hotato.kinds._base import Evidence, Spec, kind
 from hotato.kinds._trace_util import derived, span_ids
-from hotato.model.evidence import Span, Trace
+from hotato.model.evidence import Span, Trace, in_time_order
 from hotato.model.results import Verdict
 from hotato.model.status import Source
 
@@ -44,7 +44,7 @@ def _digits(span: Span) -> str:
 
 def _collected(trace: Trace) -> tuple[list[Span], str]:
     """The keypad spans in time order and every digit they collected, once per trace."""
-    spans = sorted(trace.by_type.get("dtmf", []), key=lambda s: (s.time or 0.0, s.index))
+    spans = in_time_order(trace.by_type.get("dtmf", []))
     return spans, "".join(_digits(s) for s in spans)
 
 

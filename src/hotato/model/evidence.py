@@ -131,12 +131,12 @@ class Trace:
     @cached_property
     def tool_order(self) -> list[Span]:
         """Tool-call spans in time order (stable on ties), for order and sequence checks."""
-        return _in_time_order(self.by_type.get("tool_call", []))
+        return in_time_order(self.by_type.get("tool_call", []))
 
     @cached_property
     def ordered(self) -> list[Span]:
         """Every span in time order (stable on ties)."""
-        return _in_time_order(self.spans)
+        return in_time_order(self.spans)
 
     def of_types(self, types: frozenset[str]) -> list[Span]:
         found = [s for t in types for s in self.by_type.get(t, ())]
@@ -149,7 +149,7 @@ def _time_key(span: Span) -> float:
     return t if t is not None else float("inf")
 
 
-def _in_time_order(spans: list[Span]) -> list[Span]:
+def in_time_order(spans: list[Span]) -> list[Span]:
     """Spans (given in trace order) by time, ties and untimed spans keeping trace order: a
     stable sort on the time alone, skipped when the trace is already in order (ingest writes
     it so). One float per span, not a tuple: a million spans stay within the memory budget."""
