@@ -204,7 +204,11 @@ def test_handoff_matches_the_scan(items: list[dict[str, Any]], to: str | None,
 def test_dtmf_matches_the_scan(items: list[dict[str, Any]], digits: str, absent: bool) -> None:
     trace = trace_of(items)
     result = run({"kind": "dtmf", "digits": digits, "absent": absent}, trace)
-    keyed = sorted(trace.by_type.get("dtmf", []), key=lambda s: (s.time or 0.0, s.index))
+    untimed_last = float("inf")
+    keyed = sorted(
+        trace.by_type.get("dtmf", []),
+        key=lambda s: (s.time if s.time is not None else untimed_last, s.index),
+    )
     present = digits in "".join(s.digits or "" for s in keyed)
     assert result.status is (Status.PASS if present != absent else Status.FAIL)
 
