@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from hotato.cli._trace_auth import auth_doc, authenticate
+from hotato.cli._trace_auth import auth_doc, authenticate, verified_digest
 from hotato.conversation.calls import CallFiles, call_files, trial_folders
 from hotato.conversation.document import test_run_document
 from hotato.conversation.reliability import Aggregate
@@ -70,10 +70,13 @@ def grade_call(req: Request, test: ConversationTest, files: CallFiles) -> TestRu
     auth = authenticate(files.trace, req.trace_keys, req.require_signed_trace)
     human = _human(req, test, files)
     sources = open_sources(
-        files.trace, files.transcript, files.state, req.state_before, req.trace_format
+        files.trace,
+        files.transcript,
+        files.state,
+        req.state_before,
+        req.trace_format,
+        verified_digest(auth),
     )
-    if sources.trace is not None and auth is not None:
-        sources.trace.authenticated = auth.authenticated
     run = run_test(
         test,
         sources,

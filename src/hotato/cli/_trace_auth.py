@@ -24,3 +24,8 @@ def authenticate(trace: str | None, trace_keys: tuple[str, ...], require: bool) 
 
 def auth_doc(auth: Any) -> dict[str, Any]:
     return {"authenticated": auth.authenticated, "key_id": auth.key_id, "reason": auth.reason}
+
+
+def verified_digest(auth: Any) -> str | None:
+    """The sha256 a good signature covers: the loader then reads exactly those bytes."""
+    return auth.sha256 if auth is not None and auth.authenticated else None

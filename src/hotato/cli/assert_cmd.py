@@ -8,7 +8,7 @@ import click
 
 from hotato.cli._options import evidence_options
 from hotato.cli._run import Exit
-from hotato.cli._trace_auth import auth_doc, authenticate
+from hotato.cli._trace_auth import auth_doc, authenticate, verified_digest
 
 
 @click.group("assert")
@@ -76,9 +76,9 @@ def run_cmd(
     aset = merge_packs(load_assertions(assertions_path), list(packs))
     plan(aset.specs, aset.origins)  # refuse cycles and unknown ids before reading evidence
     auth = authenticate(trace, trace_keys, require_signed_trace)
-    sources = open_sources(trace, transcript, state, state_before, trace_format)
-    if sources.trace is not None:
-        sources.trace.authenticated = bool(auth and auth.authenticated)
+    sources = open_sources(
+        trace, transcript, state, state_before, trace_format, verified_digest(auth)
+    )
     outcome = run(aset, sources, inconclusive_policy)
     extra = {"trace_auth": auth_doc(auth)} if auth is not None else None
     if fmt == "json":

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import codecs
+import hashlib
 
 import msgspec
 
+from hotato._io import digest_file
 from hotato.engine.evaluate import Sources
 from hotato.evidence.transcript import load_transcript
+from hotato.model.errors import InputError
 from hotato.model.evidence import Trace
 from hotato.model.state import StateSource
 
@@ -32,18 +35,29 @@ def _is_native(path: str) -> bool:
     return isinstance(value, dict) and value.get("_meta") is True
 
 
-def open_trace(path: str, fmt: str = "auto") -> Trace:
+def open_trace(path: str, fmt: str = "auto", verified_sha256: str | None = None) -> Trace:
+    """Load a trace in any format hotato reads. With `verified_sha256` (the digest its
+    signature was checked against), the bytes read must be those bytes: a trace swapped
+    between the check and the read is refused, never graded."""
     if fmt == "native" or (fmt == "auto" and _is_native(path)):
         from hotato.evidence.trace import load_trace
 
-        return load_trace(path)
-    try:
+        digest = hashlib.sha256() if verified_sha256 else None
+        trace = load_trace(path, digest)
+        read_sha256 = digest.hexdigest() if digest is not None else None
+    else:
         from hotato.evidence.ingest import load_any_trace
-    except ImportError:  # trace ingest not installed in this build
-        from hotato.evidence.trace import load_trace
 
-        return load_trace(path)
-    return load_any_trace(path, fmt)
+        trace = load_any_trace(path, fmt)
+        read_sha256 = digest_file(path, "trace")[0] if verified_sha256 else None
+    if verified_sha256 and read_sha256 != verified_sha256:
+        raise InputError.one(
+            "the trace changed after its signature was checked; refusing to "
+            "grade bytes that were not verified",
+            file=path,
+        )
+    trace.authenticated = bool(verified_sha256)
+    return trace
 
 
 def open_sources(
@@ -52,10 +66,12 @@ def open_sources(
     state: str | None = None,
     state_before: str | None = None,
     trace_format: str = "auto",
+    trace_sha256: str | None = None,
 ) -> Sources:
-    """Each argument left out stays None: not supplied, which is not the same as empty."""
+    """Each argument left out stays None: not supplied, which is not the same as empty.
+    `trace_sha256`: the digest an authenticated trace's signature covers (see open_trace)."""
     return Sources(
-        trace=open_trace(trace, trace_format) if trace is not None else None,
+        trace=open_trace(trace, trace_format, trace_sha256) if trace is not None else None,
         transcript=load_transcript(transcript) if transcript is not None else None,
         state=_open_state(state, state_before) if state is not None else None,
     )

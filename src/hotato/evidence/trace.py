@@ -32,8 +32,11 @@ def _invalid(name: str, lineno: int, err: msgspec.ValidationError, span_no: int)
     return Problem(f"{message} (span s_{span_no})", file=name, line=lineno, path=path)
 
 
-def load_trace(path: str | os.PathLike[str]) -> Trace:
-    """Read a trace. A missing meta line, a non-object line or a wrong type is refused, located."""
+def load_trace(path: str | os.PathLike[str], digest: Any = None) -> Trace:
+    """Read a trace. A missing meta line, a non-object line or a wrong type is refused, located.
+
+    `digest` (a hashlib object), when given, is fed every byte as it is read, so a caller that
+    verified the file's signature can check that these very bytes are the ones it verified."""
     name = str(path)
     p = check_readable(path, "trace")
     spans: list[Span] = []
@@ -49,6 +52,8 @@ def load_trace(path: str | os.PathLike[str]) -> Trace:
         lineno = 0
         for raw in handle:
             lineno += 1
+            if digest is not None:
+                digest.update(raw)
             line = raw.strip()
             if not line:
                 continue
