@@ -7,10 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from tests.conftest import CONFORMANCE
 
 from hotato.engine.sources import open_trace
 from hotato.model.errors import InputError
-from tests.conftest import CONFORMANCE
 
 NATIVE = CONFORMANCE / "fx-saydo-demo-assert-run" / "trace.jsonl"
 VAPI = Path(__file__).resolve().parents[1] / "ingest" / "data"
