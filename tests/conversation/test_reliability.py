@@ -204,10 +204,34 @@ def test_a_missing_trials_folder_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "extra",
-    [["--trace", "x.jsonl"], ["--transcript", "x.json"], ["--out", "art"]],
+    [["--trace", "x.jsonl"], ["--transcript", "x.json"], ["--out", "art", "--audio", "x.wav"]],
 )
 def test_trials_refuse_single_call_options(tmp_path: Path, extra: list[str]) -> None:
     folder = trials_folder(tmp_path / "trials", 1, 0)
     ran = run_trials(tmp_path, folder, *extra)
+    assert ran.code == 2
+    assert not (tmp_path / "art").exists()
+
+
+def test_trials_with_out_keep_one_verifiable_artifact_per_trial(tmp_path: Path) -> None:
+    folder = trials_folder(tmp_path / "trials", 2, 1)
+    art = tmp_path / "art"
+    ran = run_trials(tmp_path, folder, "--out", str(art), "--created-at", "2026-01-01T00:00:00Z")
+    assert ran.code == 1  # one trial failed
+    doc = json.loads(ran.out)
+    names = sorted(p.name for p in art.iterdir())
+    assert names == ["call-01", "call-02", "call-03"]
+    assert [Path(t["artifact"]).name for t in doc["trials"]] == names
+    for name in names:
+        verified = hotato("conversation", "verify", str(art / name))
+        assert verified.code == 0, verified.out
+    failed = json.loads((art / "call-03" / "assertions.json").read_text())
+    assert failed["success"]["passed"] is False
+
+
+def test_a_refused_trials_run_writes_no_artifacts(tmp_path: Path) -> None:
+    folder = trials_folder(tmp_path / "trials", 2, 0)
+    (folder / "call-02" / "trace.jsonl").write_text("not a trace\n")
+    ran = run_trials(tmp_path, folder, "--out", str(tmp_path / "art"))
     assert ran.code == 2
     assert not (tmp_path / "art").exists()

@@ -182,17 +182,23 @@ def _trials(req: Request, test: ConversationTest) -> tuple[list[TestRun], dict[s
             "--trials reads each call from its folder; drop --trace, "
             "--transcript, --state and --audio"
         )
-    if req.out is not None:
-        raise InputError.one(
-            "--out binds one call; with --trials, run each trial folder on its "
-            "own to keep its artifact"
-        )
     calls = trial_folders(str(req.trials))
     n = len(calls)
     k = req.k or n
     if k > n:
         raise InputError.one(f"--k {k} is larger than the number of trials n={n}")
+    root = _out_root(req, "trial")
+    outs = [str(root / Path(c.folder).name) if root is not None else None for c in calls]
+    for out in outs:
+        if out is not None:
+            _preflight(replace(req, out=out), test, check_out=root is not None and root.exists())
+    # Grade every trial before writing anything: a refusal part-way leaves no artifacts behind.
     runs = [grade_call(replace(req, repetitions=1), test, c) for c in calls]
+    artifacts: list[dict[str, Any]] = []
+    if root is not None:
+        root.mkdir(exist_ok=True)
+        for c, r, out in zip(calls, runs, outs, strict=True):
+            artifacts.append(_artifact(req, test, r, test_run_document(r), c, str(out)))
     passes = sum(r.passed for r in runs)
     agg = Aggregate(n, k, passes, independent=True)
     first = test_run_document(runs[0])
@@ -205,8 +211,9 @@ def _trials(req: Request, test: ConversationTest) -> tuple[list[TestRun], dict[s
                 "passed": r.passed,
                 "exit_code": int(r.exit_code),
                 "summary": r.tally.as_dict(),
+                **({"artifact": artifacts[i]["path"]} if artifacts else {}),
             }
-            for c, r in zip(calls, runs, strict=True)
+            for i, (c, r) in enumerate(zip(calls, runs, strict=True))
         ],
         "reliability": {
             "runs": [
@@ -261,6 +268,20 @@ def _suite_call(test: ConversationTest, path: Path) -> CallFiles:
     )
 
 
+def _out_root(req: Request, each: str) -> Path | None:
+    """--out for several runs (a suite's tests, or trials): a folder, one artifact per `each`."""
+    root = Path(req.out) if req.out is not None else None
+    if root is not None:
+        if root.is_symlink() or (root.exists() and not root.is_dir()):
+            raise InputError.one(
+                f"--out here must be a folder (one artifact per {each} inside it)",
+                file=str(root),
+            )
+        if not root.exists() and not root.parent.is_dir():
+            raise InputError.one("the folder that would hold --out does not exist", file=str(root))
+    return root
+
+
 def _suite_plan(
     req: Request, tests: list[tuple[ConversationTest, Path]]
 ) -> list[tuple[ConversationTest, CallFiles, str | None]]:
@@ -274,15 +295,7 @@ def _suite_plan(
                 file=str(path),
             )
         seen[test.id] = path
-    root = Path(req.out) if req.out is not None else None
-    if root is not None:
-        if root.is_symlink() or (root.exists() and not root.is_dir()):
-            raise InputError.one(
-                "--out for a suite must be a folder (one artifact per test inside it)",
-                file=str(root),
-            )
-        if not root.exists() and not root.parent.is_dir():
-            raise InputError.one("the folder that would hold --out does not exist", file=str(root))
+    root = _out_root(req, "test")
     plan = []
     for test, path in tests:
         out = None
