@@ -11,102 +11,12 @@ The page's conventions (the same as docs/conversation-tests.md):
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
 from tests.conftest import REPO
+from tests.docrun import commands, in_order, parse, run_page
 
 DOC = REPO / "docs" / "assertions.md"
-MARK = re.compile(r"<!-- (file|written): (\S+) -->")
-EXIT = re.compile(r"\s+# exit (\d+)$")
-
-
-@dataclass
-class Command:
-    line: int
-    text: str
-    exit: int
-    expected: list[str] = field(default_factory=list)
-
-
-@dataclass
-class FileBlock:
-    line: int
-    mode: str
-    path: str
-    content: str
-
-
-def parse(text: str) -> list[Command | FileBlock]:
-    steps: list[Command | FileBlock] = []
-    lines = text.splitlines()
-    mark: tuple[str, str] | None = None
-    i = 0
-    while i < len(lines):
-        found = MARK.fullmatch(lines[i].strip())
-        if found:
-            mark = (found.group(1), found.group(2))
-        elif lines[i].startswith("```") and lines[i].strip() != "```":
-            lang, start = lines[i][3:].strip(), i + 1
-            end = start
-            while lines[end] != "```":
-                end += 1
-            body = lines[start:end]
-            if mark is not None:
-                steps.append(FileBlock(start, mark[0], mark[1], "\n".join(body) + "\n"))
-                mark = None
-            elif lang == "console":
-                steps.extend(_commands(body, start + 1))
-            i = end
-        i += 1
-    return steps
-
-
-def _commands(body: list[str], first_line: int) -> list[Command]:
-    out: list[Command] = []
-    j = 0
-    while j < len(body):
-        if not body[j].startswith("$ "):
-            assert out, f"line {first_line + j}: output before any command"
-            out[-1].expected.append(body[j])
-            j += 1
-            continue
-        parts, line = [body[j][2:]], first_line + j
-        while parts[-1].endswith("\\"):
-            j += 1
-            parts.append(body[j])
-        text = "\n".join(parts)
-        code = EXIT.search(text)
-        out.append(Command(line, EXIT.sub("", text), int(code.group(1)) if code else 0))
-        j += 1
-    return out
-
-
-def _same(want: str, got: str) -> bool:
-    if want.endswith("...") and want != "...":
-        return got.startswith(want[:-3])
-    return got == want
-
-
-def in_order(expected: list[str], printed: str) -> str | None:
-    """The first shown line not printed (in order), or None."""
-    actual = [line.rstrip() for line in printed.splitlines()]
-    at = 0
-    for want in (w.rstrip() for w in expected):
-        if not want or want == "...":
-            continue
-        while at < len(actual) and not _same(want, actual[at]):
-            at += 1
-        if at == len(actual):
-            return want
-        at += 1
-    return None
-
 
 STEPS = parse(DOC.read_text(encoding="utf-8"))
 
@@ -118,34 +28,21 @@ def test_the_matcher() -> None:
 
 
 def test_the_page_covers_the_assertion_file() -> None:
-    commands = [s for s in STEPS if isinstance(s, Command)]
-    text = "\n".join(c.text for c in commands)
-    for needed in ("hotato assert run", "--inconclusive-policy", "--format json",
-                   "--format junit", "--pack", "hotato assert packs", "hotato assert init"):
+    shown = commands(STEPS)
+    text = "\n".join(c.text for c in shown)
+    for needed in (
+        "hotato assert run",
+        "--inconclusive-policy",
+        "--format json",
+        "--format junit",
+        "--pack",
+        "hotato assert packs",
+        "hotato assert init",
+    ):
         assert needed in text, needed
-    assert {c.exit for c in commands} == {0, 1, 2}
-    assert all(c.expected for c in commands), "every command shows what it prints"
+    assert {c.exit for c in shown} == {0, 1, 2}
+    assert all(c.expected for c in shown), "every command shows what it prints"
 
 
 def test_every_command_on_the_page_works(tmp_path: Path) -> None:
-    bin_dir = Path(sys.executable).parent
-    if not (bin_dir / "hotato").exists():
-        pytest.skip("the hotato console script is not installed beside this Python")
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
-    env.pop("HOTATO_DEBUG", None)
-    for step in STEPS:
-        where = f"{DOC.name}:{step.line}"
-        if isinstance(step, FileBlock):
-            path = tmp_path / step.path
-            if step.mode == "file":
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(step.content, encoding="utf-8")
-            else:
-                assert path.read_text(encoding="utf-8") == step.content, f"{where}: {step.path}"
-            continue
-        ran = subprocess.run(["bash", "-c", step.text], cwd=tmp_path, env=env,
-                             capture_output=True, text=True, timeout=120, check=False)
-        printed = ran.stdout + ran.stderr
-        assert ran.returncode == step.exit, f"{where}: {step.text}\n{printed}"
-        missing = in_order(step.expected, printed)
-        assert missing is None, f"{where}: {step.text}\nnot printed: {missing!r}\n{printed}"
+    run_page(DOC, STEPS, tmp_path)
