@@ -138,12 +138,8 @@ def _walk(
     seen = set() if seen is None else seen
     if isinstance(node, yaml.CollectionNode):
         if id(node) in seen:
-            raise InputError.one(
-                "YAML aliases (*name) are not supported; write the value out",
-                file=name,
-                line=node.start_mark.line + 1,
-                col=node.start_mark.column + 1,
-                path=path,
+            raise _refusal(
+                node, "YAML aliases (*name) are not supported; write the value out", name, path
             )
         seen.add(id(node))
     marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
@@ -151,30 +147,13 @@ def _walk(
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
-                raise InputError.one(
-                    "YAML merge keys (<<) are not supported",
-                    file=name,
-                    line=key_node.start_mark.line + 1,
-                    col=key_node.start_mark.column + 1,
-                )
+                raise _refusal(key_node, "YAML merge keys (<<) are not supported", name)
             key = _scalar(key_node, name, path) if build else key_node.value
             if not isinstance(key, str | int | float | bool) or key is None:
-                raise InputError.one(
-                    "mapping keys must be plain scalars",
-                    file=name,
-                    line=key_node.start_mark.line + 1,
-                    col=key_node.start_mark.column + 1,
-                    path=path,
-                )
+                raise _refusal(key_node, "mapping keys must be plain scalars", name, path)
             skey = str(key)
             if skey in out:
-                raise InputError.one(
-                    f"duplicate key {skey!r}",
-                    file=name,
-                    line=key_node.start_mark.line + 1,
-                    col=key_node.start_mark.column + 1,
-                    path=path,
-                )
+                raise _refusal(key_node, f"duplicate key {skey!r}", name, path)
             out[skey] = _walk(value_node, f"{path}.{skey}", marks, name, build, seen)
         return out
     if isinstance(node, yaml.SequenceNode):
@@ -189,22 +168,16 @@ def _scalar(node: yaml.Node, name: str, path: str) -> Any:
     """A scalar as YAML 1.1 reads it, except that dates and times stay the text they were
     written as: a system of record compares `2024-01-01` as text, never as a date object."""
     if not isinstance(node, yaml.ScalarNode):
-        raise InputError.one(
-            "mapping keys must be plain scalars",
-            file=name,
-            line=node.start_mark.line + 1,
-            col=node.start_mark.column + 1,
-            path=path,
-        )
+        raise _refusal(node, "mapping keys must be plain scalars", name, path)
     if node.tag == "tag:yaml.org,2002:timestamp":
         return node.value
     try:
         return _constructor.construct_object(node, deep=True)
     except yaml.YAMLError as exc:
-        raise InputError.one(
-            f"cannot read value: {exc}",
-            file=name,
-            line=node.start_mark.line + 1,
-            col=node.start_mark.column + 1,
-            path=path,
-        ) from None
+        raise _refusal(node, f"cannot read value: {exc}", name, path) from None
+
+
+def _refusal(node: yaml.Node, message: str, name: str, path: str | None = None) -> InputError:
+    """A refusal located at a YAML node."""
+    mark = node.start_mark
+    return InputError.one(message, file=name, line=mark.line + 1, col=mark.column + 1, path=path)
