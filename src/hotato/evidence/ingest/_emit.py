@@ -23,7 +23,7 @@ from hotato.evidence.ingest._values import (
     tool_effect,
 )
 from hotato.model.errors import InputError
-from hotato.model.evidence import normalize_role
+from hotato.model.evidence import Span, normalize_role
 
 
 class _Absent:
@@ -40,20 +40,18 @@ _KNOWN = frozenset(_ORDER)
 _KEEP_NULL = frozenset({"arguments", "result", "response"})
 
 
-class _Fields(msgspec.Struct):
-    """The first-class span fields' types, as `hotato.model.evidence.Span` reads them."""
-
-    name: str | None = None
-    latency_ms: float | None = None
-    status: str | int | None = None
-    attempt: int | None = None
-    to: str | None = None
-    by: str | None = None
-    reason: str | None = None
-    digits: str | None = None
-    method: str | None = None
-    url: str | None = None
-    status_code: int | None = None
+# The first-class span fields' types, taken from `hotato.model.evidence.Span` itself so the two
+# never drift: every typed field except `type`, the times (normalized here before they are
+# written) and the loader's own `index`. Payload fields are raw JSON and take any value.
+_UNCHECKED = frozenset({"type", "start_sec", "end_sec", "time_sec", "index"})
+_Fields = msgspec.defstruct(
+    "_Fields",
+    [
+        (f.encode_name, f.type, f.default)
+        for f in msgspec.structs.fields(Span)
+        if f.name not in _UNCHECKED and f.type is not msgspec.Raw
+    ],
+)
 
 
 def field_problem(body: dict[str, Any]) -> tuple[str, str | None] | None:
