@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from hotato.evidence.formats import CHOICES
+
 POLICIES = ["report", "fail", "refuse"]
 
 
@@ -28,8 +30,7 @@ def evidence_options(f: Callable[..., Any]) -> Callable[..., Any]:
             default="auto",
             show_default=True,
             metavar="FORMAT",
-            help="Name the trace's format instead of detecting it: "
-            "native, otel, livekit, pipecat, vapi, retell, auto.",
+            help="Name the trace's format instead of detecting it: " + ", ".join(CHOICES) + ".",
         ),
         click.option("--transcript", metavar="FILE", help="The call's transcript (JSON turns)."),
         click.option(

@@ -14,14 +14,47 @@ import msgspec
 
 from hotato.evidence.ingest._doc import MAX_PROBLEMS, type_name
 from hotato.evidence.ingest._emit import ABSENT, Emitter, field_problem
+from hotato.evidence.ingest._otlp import is_traces_doc
 from hotato.evidence.ingest._values import IDENTIFIER_KEYS, TEXT_KEYS, seconds_to_ns
+from hotato.evidence.ingest.detect import Sniffed, value_of
 from hotato.model.errors import InputError, Problem
 
 _decode_any = msgspec.json.Decoder().decode
 _TIMES = ("start_sec", "end_sec", "time_sec")
-_FIELDS = ("name", "latency_ms", "status", "attempt", "to", "by", "reason", "digits", "method",
-           "url", "status_code", "arguments", "result", "error", "response")
+_FIELDS = (
+    "name",
+    "latency_ms",
+    "status",
+    "attempt",
+    "to",
+    "by",
+    "reason",
+    "digits",
+    "method",
+    "url",
+    "status_code",
+    "arguments",
+    "result",
+    "error",
+    "response",
+)
 _DEPLOYMENT = ("stack", "agent_id", "git_sha", "config_hash")
+
+
+def detect_native(sn: Sniffed) -> bool:
+    """A voice_trace's meta line; or JSON lines starting with a span where the meta line belongs
+    (a native trace missing its meta line, which `read` refuses with a message saying so)."""
+    value = value_of(sn)
+    return isinstance(value, dict) and (
+        value.get("_meta") is True
+        or (sn.shape == "lines" and "type" in value and not is_traces_doc(value))
+    )
+
+
+def read_native(sn: Sniffed, em: Emitter) -> None:
+    if sn.shape != "lines" and not (sn.shape == "document" and isinstance(sn.doc, dict)):
+        raise InputError.one("not a hotato.voice_trace.v1 JSONL trace", file=sn.path)
+    read(sn.path, em)
 
 
 def read(name: str, em: Emitter) -> None:
@@ -46,8 +79,13 @@ def read(name: str, em: Emitter) -> None:
                 problems.append(Problem(f"line is not JSON ({exc})", file=name, line=lineno))
             else:
                 if not isinstance(value, dict):
-                    problems.append(Problem(f"expected a JSON object, got {type_name(value)}",
-                                            file=name, line=lineno))
+                    problems.append(
+                        Problem(
+                            f"expected a JSON object, got {type_name(value)}",
+                            file=name,
+                            line=lineno,
+                        )
+                    )
                 elif not seen_meta and ("type" not in value or value.get("_meta") is True):
                     _meta(value, em)
                 elif value.get("_meta") is True:
@@ -78,18 +116,27 @@ def _span(span: dict[str, Any], em: Emitter, name: str, lineno: int) -> list[Pro
     problems = []
     type_ = span.get("type")
     if not isinstance(type_, str) or not type_:
-        problems.append(Problem("'type' must be a non-empty string", file=name, line=lineno,
-                                path="$.type"))
+        problems.append(
+            Problem("'type' must be a non-empty string", file=name, line=lineno, path="$.type")
+        )
     times: dict[str, int | None] = {}
     for key in _TIMES:
         value = span.get(key)
         if value is None:
             times[key] = None
-        elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
-            value
+        elif (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
         ):
-            problems.append(Problem(f"'{key}' must be a number, got {type_name(value)}",
-                                    file=name, line=lineno, path=f"$.{key}"))
+            problems.append(
+                Problem(
+                    f"'{key}' must be a number, got {type_name(value)}",
+                    file=name,
+                    line=lineno,
+                    path=f"$.{key}",
+                )
+            )
         else:
             times[key] = seconds_to_ns(float(value))
     typed = field_problem(span)
@@ -120,7 +167,13 @@ def _span(span: dict[str, Any], em: Emitter, name: str, lineno: int) -> list[Pro
         extra["end_sec"] = span["end_sec"]  # an end without a start: kept as the source had it
     if start is not None and times["time_sec"] is not None:
         extra["time_sec"] = span["time_sec"]
-    em.span(str(type_), start=start, end=times["end_sec"] if start is not None else None,
-            at=times["time_sec"] if start is None else None, extra=extra or None,
-            attributes=attributes if isinstance(attributes, dict) else None, **fields)
+    em.span(
+        str(type_),
+        start=start,
+        end=times["end_sec"] if start is not None else None,
+        at=times["time_sec"] if start is None else None,
+        extra=extra or None,
+        attributes=attributes if isinstance(attributes, dict) else None,
+        **fields,
+    )
     return []

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import os
 
-from hotato.evidence.ingest import _bridge, livekit, otel, retell, vapi
+from hotato.evidence.formats import BY_NAME
 from hotato.evidence.ingest._emit import Emitter, Options
-from hotato.evidence.ingest.detect import Sniffed, classify, normalize, sniff
+from hotato.evidence.ingest.detect import Sniffed, classify, normalize, resolve, sniff
 from hotato.model.errors import InputError
 
 SCHEMA = "hotato.voice_trace.v1"
 CREATED_BY = "hotato trace ingest"
 
 
-def convert(path: str | os.PathLike[str], fmt: str = "auto",
-            opts: Options | None = None) -> Emitter:
+def convert(
+    path: str | os.PathLike[str], fmt: str = "auto", opts: Options | None = None
+) -> Emitter:
     """Read `path` as `fmt` (or the detected format). The caller closes `em.col`."""
     wanted = normalize(fmt)
     sn = sniff(path)
@@ -30,21 +31,10 @@ def convert(path: str | os.PathLike[str], fmt: str = "auto",
 
 
 def _read(sn: Sniffed, fmt: str, em: Emitter) -> None:
-    if fmt == "native":
-        if sn.shape != "lines" and not (sn.shape == "document" and isinstance(sn.doc, dict)):
-            raise InputError.one(f"not a {SCHEMA} JSONL trace", file=sn.path)
-        _bridge.read(sn.path, em)
-    elif fmt in ("otel", "pipecat"):
-        otel.read(sn, em, fmt)
-    elif fmt == "livekit" and sn.shape == "document" and livekit.is_session_report(sn.doc):
-        livekit.read_session_report(sn.doc, sn.path, em)
-    elif fmt == "livekit":
-        otel.read(sn, em, "livekit")
-    else:
-        if sn.shape != "document":
-            raise InputError.one(f"a {fmt} input is one JSON document, not JSON lines or "
-                                 "protobuf", file=sn.path)
-        (vapi.read if fmt == "vapi" else retell.read)(sn.doc, sn.path, em)
+    row = BY_NAME.get(fmt)
+    if row is None:  # normalize() admits only table names; never read one vendor as another
+        raise InputError.one(f"unknown trace format {fmt!r}", file=sn.path)
+    resolve(row.read)(sn, em)
 
 
 def meta(em: Emitter) -> dict[str, object]:

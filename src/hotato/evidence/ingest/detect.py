@@ -9,25 +9,28 @@ Retell) and pretty-printed OTLP documents are small; a huge OTLP export should b
 from __future__ import annotations
 
 import codecs
+import importlib
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
 from hotato._io import check_readable, read_bytes
-from hotato.evidence.ingest import livekit, retell, vapi
+from hotato.evidence.formats import CHOICES, NAMES, SHAPES, TABLE, canonical
 from hotato.evidence.ingest._doc import decode_document
-from hotato.evidence.ingest._otlp import is_traces_doc, looks_like_protobuf
+from hotato.evidence.ingest._otlp import (
+    OSpan,
+    is_traces_doc,
+    looks_like_protobuf,
+    spans_from_protobuf,
+)
 from hotato.model.errors import InputError
 
-FORMATS = ("native", "otel", "livekit", "pipecat", "vapi", "retell")
-ALIASES = {"voice_trace": "native", "hotato": "native", "otlp": "otel", "opentelemetry": "otel"}
+FORMATS = NAMES
 _HEAD = 64 * 1024
 _decode_any = msgspec.json.Decoder().decode
-SHAPES = ("a hotato voice_trace JSONL, OTLP/JSON (lines or a document), OTLP protobuf, the OTel "
-          "bridge JSONL, a LiveKit session report, a Vapi end-of-call report or call, or a "
-          "Retell call object")
 
 
 @dataclass
@@ -39,6 +42,7 @@ class Sniffed:
     first: Any = None  # lines: the first line's value
     doc: Any = None  # document: the whole value
     data: bytes = b""  # protobuf: the bytes
+    stack: str | None = None  # OTLP: which stack's conventions ("" when not OTLP), once peeked
 
 
 def _is_text(head: bytes) -> bool:
@@ -82,66 +86,105 @@ def sniff(path: str | os.PathLike[str]) -> Sniffed:
 
 
 def classify(sn: Sniffed) -> str:
-    """The format name for a sniffed file; refused when it is none hotato reads."""
-    if sn.shape == "protobuf":
-        return "otel"
-    value = sn.first if sn.shape == "lines" else sn.doc
-    if isinstance(value, dict):
-        if value.get("_meta") is True:
-            return "native"
-        if is_traces_doc(value):
-            return otlp_stack(value)
-        if vapi.is_report(value):
-            return "vapi"
-        if retell.is_call(value):
-            return "retell"
-        if livekit.is_session_report(value):
-            return "livekit"
-        if sn.shape == "lines" and "type" in value:
-            # a span where the meta line belongs: a native trace missing its meta line, which
-            # the native loader refuses with a message saying so
-            return "native"
-        if sn.shape == "lines" and ("deployment" in value or "call_id" in value):
-            return "otel"  # the earlier OTel bridge JSONL: a meta line, then native-like spans
-    if isinstance(value, list) and value and all(is_traces_doc(v) for v in value):
-        return otlp_stack(value[0])
+    """The format name for a sniffed file (the first row of the format table that claims it);
+    refused when it is none hotato reads."""
+    for fmt in TABLE:
+        if resolve(fmt.detect)(sn):
+            return fmt.name
     raise InputError.one(f"unrecognised input: expected {SHAPES}", file=sn.path)
+
+
+def resolve(ref: str) -> Callable[..., Any]:
+    """A table row's "module:function", imported when first used."""
+    module, _, name = ref.partition(":")
+    return cast(Callable[..., Any], getattr(importlib.import_module(module), name))
+
+
+def value_of(sn: Sniffed) -> Any:
+    """The value a format's detector looks at: the first line, or the whole document."""
+    return sn.first if sn.shape == "lines" else sn.doc
+
+
+def traces_docs(sn: Sniffed) -> list[Any]:
+    """The OTLP/JSON documents a JSON file starts with ([] when it is not OTLP/JSON)."""
+    value = value_of(sn)
+    if is_traces_doc(value):
+        return [value]
+    if isinstance(value, list) and value and all(is_traces_doc(v) for v in value):
+        return value[:1]
+    return []
 
 
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def otlp_stack(doc: Any) -> str:
-    """otel, or livekit / pipecat when the spans follow that stack's conventions (a peek only:
-    the OTLP reader validates the document)."""
+def otlp_stack(sn: Sniffed) -> str | None:
+    """otel, or livekit / pipecat when the spans follow that stack's conventions; None when the
+    file is not OTLP at all. A peek only: the OTLP reader validates the data. Protobuf is
+    decoded for the peek (it is read whole anyway)."""
+    if sn.stack is not None:
+        return sn.stack or None
+    if sn.shape == "protobuf":
+        sn.stack = _stack_of_spans(spans_from_protobuf(sn.data, sn.path))
+    else:
+        docs = traces_docs(sn)
+        sn.stack = _stack_of_docs(docs[0]) if docs else ""
+    return sn.stack or None
+
+
+def _stack_of_docs(doc: Any) -> str:
     for rs in _list(doc.get("resourceSpans")):
         for ss in _list(rs.get("scopeSpans") if isinstance(rs, dict) else None):
             if not isinstance(ss, dict):
                 continue
             scope = ss.get("scope")
             scope_name = str(scope.get("name") or "") if isinstance(scope, dict) else ""
-            if scope_name == "pipecat":
-                return "pipecat"
-            if scope_name.startswith("livekit"):
-                return "livekit"
-            for sp in _list(ss.get("spans")):
-                attrs = _list(sp.get("attributes") if isinstance(sp, dict) else None)
-                if any(isinstance(kv, dict) and str(kv.get("key", "")).startswith("lk.")
-                       for kv in attrs):
-                    return "livekit"
+            keys = (
+                str(kv.get("key", ""))
+                for sp in _list(ss.get("spans"))
+                if isinstance(sp, dict)
+                for kv in _list(sp.get("attributes"))
+                if isinstance(kv, dict)
+            )
+            found = _stack_of(scope_name, keys)
+            if found != "otel":
+                return found
     return "otel"
 
 
+def _stack_of_spans(spans: Iterator[OSpan]) -> str:
+    for s in spans:
+        found = _stack_of(s.scope, iter(s.attributes))
+        if found != "otel":
+            return found
+    return "otel"
+
+
+def _stack_of(scope: str, keys: Iterator[str]) -> str:
+    if scope == "pipecat" or scope.startswith("pipecat."):
+        return "pipecat"
+    if scope.startswith("livekit"):
+        return "livekit"
+    return "livekit" if any(k.startswith("lk.") for k in keys) else "otel"
+
+
 def normalize(fmt: str) -> str:
-    low = fmt.strip().lower()
-    low = ALIASES.get(low, low)
-    if low != "auto" and low not in FORMATS:
-        raise InputError.one(f"unknown trace format {fmt!r}; expected one of "
-                             f"{', '.join(('auto', *FORMATS))}")
-    return low
+    found = canonical(fmt)
+    if found is None:
+        raise InputError.one(f"unknown trace format {fmt!r}; expected one of {', '.join(CHOICES)}")
+    return found
 
 
 def detect_format(path: str | os.PathLike[str]) -> str:
     """The format of a trace file: one of `FORMATS`. Refused (InputError) when unrecognised."""
     return classify(sniff(path))
+
+
+def document(sn: Sniffed, fmt: str) -> Any:
+    """The one JSON document a vendor format is; refused for JSON lines or protobuf."""
+    if sn.shape != "document":
+        raise InputError.one(
+            f"a {fmt} input is one JSON document, not JSON lines or protobuf", file=sn.path
+        )
+    return sn.doc

@@ -29,9 +29,13 @@ from hotato.evidence.ingest._otel_common import (
 )
 from hotato.evidence.ingest._otlp import OSpan
 from hotato.evidence.ingest._values import jsonish, party, seconds_to_ns
+from hotato.evidence.ingest.detect import Sniffed, otlp_stack
 
-_ARGS = ("lk.function_tool.arguments", "lk.pii.function_tool.arguments",
-         "gen_ai.tool.call.arguments")
+_ARGS = (
+    "lk.function_tool.arguments",
+    "lk.pii.function_tool.arguments",
+    "gen_ai.tool.call.arguments",
+)
 _OUTPUT = ("lk.function_tool.output", "lk.pii.function_tool.output", "gen_ai.tool.call.result")
 
 
@@ -40,8 +44,12 @@ _NAMES = frozenset({"function_tool", "user_turn", "tts_node", "llm_node", "agent
 
 def claims(s: OSpan) -> bool:
     a = s.attributes
-    return (s.name in _NAMES or s.scope.startswith("livekit") or "lk.function_tool.name" in a
-            or "lk.close_reason" in a)
+    return (
+        s.name in _NAMES
+        or s.scope.startswith("livekit")
+        or "lk.function_tool.name" in a
+        or "lk.close_reason" in a
+    )
 
 
 def map_otel_span(em: Emitter, s: OSpan) -> bool:
@@ -57,10 +65,15 @@ def map_otel_span(em: Emitter, s: OSpan) -> bool:
             output = ABSENT  # what an errored tool "returned" is its error, not a result
         em.tool_call(
             first(a, "lk.function_tool.name", "gen_ai.tool.name") or None,
-            start=s.start_ns, end=s.end_ns, arguments=payload(a, *_ARGS), result=output,
-            error=error, ok=(is_error is False) if isinstance(is_error, bool) else None,
-            attributes=ids(em, s,
-                           tool_call_id=first(a, "lk.function_tool.id", "gen_ai.tool.call.id")),
+            start=s.start_ns,
+            end=s.end_ns,
+            arguments=payload(a, *_ARGS),
+            result=output,
+            error=error,
+            ok=(is_error is False) if isinstance(is_error, bool) else None,
+            attributes=ids(
+                em, s, tool_call_id=first(a, "lk.function_tool.id", "gen_ai.tool.call.id")
+            ),
         )
         return True
     if "lk.close_reason" in a:
@@ -68,13 +81,23 @@ def map_otel_span(em: Emitter, s: OSpan) -> bool:
         em.termination(reason, party(reason), at=s.end_ns or s.start_ns)
         return True
     if s.name == "user_turn":
-        em.said("caller", text(a, "lk.user_transcript", "lk.pii.user_transcript",
-                               "lk.user_input", "lk.pii.user_input"),
-                start=s.start_ns, end=s.end_ns)
+        em.said(
+            "caller",
+            text(
+                a,
+                "lk.user_transcript",
+                "lk.pii.user_transcript",
+                "lk.user_input",
+                "lk.pii.user_input",
+            ),
+            start=s.start_ns,
+            end=s.end_ns,
+        )
         return True
     if s.name == "tts_node":
-        em.said("agent", text(a, "lk.input_text", "lk.pii.input_text"), start=s.start_ns,
-                end=s.end_ns)
+        em.said(
+            "agent", text(a, "lk.input_text", "lk.pii.input_text"), start=s.start_ns, end=s.end_ns
+        )
         return True
     if s.name == "llm_node":
         first_token(em, s, a.get("lk.response.ttft"))
@@ -85,9 +108,26 @@ def map_otel_span(em: Emitter, s: OSpan) -> bool:
 # --- session report ---------------------------------------------------------------------------
 
 
+def detect(sn: Sniffed) -> bool:
+    if sn.shape == "document":
+        return is_session_report(sn.doc)
+    return otlp_stack(sn) == "livekit"
+
+
+def read(sn: Sniffed, em: Emitter) -> None:
+    """A session report (or an uploaded chat history), or LiveKit's OTLP spans."""
+    if sn.shape == "document" and is_session_report(sn.doc):
+        read_session_report(sn.doc, sn.path, em)
+        return
+    from hotato.evidence.ingest import otel  # otel offers each span to this module first
+
+    otel.read(sn, em, "livekit")
+
+
 def is_session_report(doc: Any) -> bool:
-    return isinstance(doc, dict) and ("chat_history" in doc or (
-        "events" in doc and ("job_id" in doc or "room_id" in doc)))
+    return isinstance(doc, dict) and (
+        "chat_history" in doc or ("events" in doc and ("job_id" in doc or "room_id" in doc))
+    )
 
 
 def _ns(w: Walk, value: Any, path: str) -> int | None:
@@ -97,8 +137,11 @@ def _ns(w: Walk, value: Any, path: str) -> int | None:
 def read_session_report(doc: Any, name: str, em: Emitter) -> None:
     w = Walk(name)
     if not is_session_report(doc):
-        w.bad("$", "not a LiveKit session report: expected an object with `chat_history` "
-                   "(SessionReport.to_dict())")
+        w.bad(
+            "$",
+            "not a LiveKit session report: expected an object with `chat_history` "
+            "(SessionReport.to_dict())",
+        )
         w.done()
     em.source_format = "livekit-session-report"
     em.deployment.stack = "livekit"
@@ -135,8 +178,11 @@ def _chat_item(w: Walk, em: Emitter, item: Any, path: str) -> None:
         if role not in ("user", "assistant"):
             return
         content = w.items(obj.get("content"), f"{path}.content")
-        said = " ".join(c if isinstance(c, str) else str(c.get("transcript") or "")
-                        for c in content if isinstance(c, str | dict)).strip()
+        said = " ".join(
+            c if isinstance(c, str) else str(c.get("transcript") or "")
+            for c in content
+            if isinstance(c, str | dict)
+        ).strip()
         metrics = w.obj(obj.get("metrics"), f"{path}.metrics") or {}
         start = _ns(w, metrics.get("started_speaking_at"), f"{path}.metrics.started_speaking_at")
         end = _ns(w, metrics.get("stopped_speaking_at"), f"{path}.metrics.stopped_speaking_at")
@@ -147,22 +193,40 @@ def _chat_item(w: Walk, em: Emitter, item: Any, path: str) -> None:
     elif kind == "function_call":
         call_id = w.text(obj.get("call_id"), f"{path}.call_id") or f"#{path}"
         name = w.text(obj.get("name"), f"{path}.name")
-        args = w.text(obj.get("arguments"), f"{path}.arguments") if isinstance(
-            obj.get("arguments"), str | None) else obj.get("arguments")
-        em.open_tool(call_id, name, jsonish(args) if args is not None else ABSENT, start=at,
-                     attributes={"tool_call_id": call_id})
+        args = (
+            w.text(obj.get("arguments"), f"{path}.arguments")
+            if isinstance(obj.get("arguments"), str | None)
+            else obj.get("arguments")
+        )
+        em.open_tool(
+            call_id,
+            name,
+            jsonish(args) if args is not None else ABSENT,
+            start=at,
+            attributes={"tool_call_id": call_id},
+        )
     elif kind == "function_call_output":
         call_id = w.text(obj.get("call_id"), f"{path}.call_id") or ""
         is_error = w.flag(obj.get("is_error"), f"{path}.is_error")
         output = obj.get("output")
         result = ABSENT if is_error or "output" not in obj else jsonish(output)
         error = (output or True) if is_error else None
-        if not em.close_tool(call_id, result=result, error=error,
-                             ok=None if is_error is None else not is_error, end=at,
-                             name=obj.get("name") if isinstance(obj.get("name"), str) else None):
-            em.tool_call(obj.get("name") if isinstance(obj.get("name"), str) else None, at=at,
-                         result=result, error=error, ok=None if is_error is None else not is_error,
-                         attributes={"tool_call_id": call_id, "unpaired": True})
+        if not em.close_tool(
+            call_id,
+            result=result,
+            error=error,
+            ok=None if is_error is None else not is_error,
+            end=at,
+            name=obj.get("name") if isinstance(obj.get("name"), str) else None,
+        ):
+            em.tool_call(
+                obj.get("name") if isinstance(obj.get("name"), str) else None,
+                at=at,
+                result=result,
+                error=error,
+                ok=None if is_error is None else not is_error,
+                attributes={"tool_call_id": call_id, "unpaired": True},
+            )
     elif kind == "agent_handoff":
         to = w.text(obj.get("new_agent_id"), f"{path}.new_agent_id")
         old = w.text(obj.get("old_agent_id"), f"{path}.old_agent_id")
@@ -189,8 +253,9 @@ def _events(w: Walk, em: Emitter, events: list[Any]) -> None:
         elif kind == "close":
             reason = w.text(obj.get("reason"), f"{path}.reason")
             error = obj.get("error")
-            em.termination(reason, party(reason), at=at,
-                           attributes={"error": error} if error else None)
+            em.termination(
+                reason, party(reason), at=at, attributes={"error": error} if error else None
+            )
     for who, started in speaking.items():
         if started is not None:
             em.span(f"{who}_audio_active", start=started)

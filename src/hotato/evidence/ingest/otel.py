@@ -45,16 +45,51 @@ from hotato.evidence.ingest._otlp import (
     spans_from_value,
 )
 from hotato.evidence.ingest._values import party
-from hotato.evidence.ingest.detect import Sniffed
+from hotato.evidence.ingest.detect import Sniffed, traces_docs, value_of
 from hotato.model.errors import InputError
 
 _HANDOFF = frozenset({"handoff", "agent_handoff", "transfer", "call_transfer", "transfer_call"})
 _DTMF = frozenset({"dtmf", "dtmf_input", "dtmf_received", "send_dtmf", "dtmf_output"})
 _ENDED = frozenset({"call_ended", "hangup", "termination", "call_end"})
-_AUDIO = {"user_speaking": "caller", "agent_speaking": "agent",
-          "caller_audio_active": "caller", "agent_audio_active": "agent"}
-_NATIVE_FIELDS = ("name", "to", "by", "reason", "digits", "method", "url", "status_code",
-                  "status", "attempt", "latency_ms")
+_AUDIO = {
+    "user_speaking": "caller",
+    "agent_speaking": "agent",
+    "caller_audio_active": "caller",
+    "agent_audio_active": "agent",
+}
+_NATIVE_FIELDS = (
+    "name",
+    "to",
+    "by",
+    "reason",
+    "digits",
+    "method",
+    "url",
+    "status_code",
+    "status",
+    "attempt",
+    "latency_ms",
+)
+
+
+def detect(sn: Sniffed) -> bool:
+    """OTLP (protobuf, or JSON documents), or the earlier bridge JSONL's meta line."""
+    if sn.shape == "protobuf" or traces_docs(sn):
+        return True
+    value = value_of(sn)
+    return (
+        sn.shape == "lines"
+        and isinstance(value, dict)
+        and ("deployment" in value or "call_id" in value)
+    )
+
+
+def read_otel(sn: Sniffed, em: Emitter) -> None:
+    read(sn, em, "otel")
+
+
+def read_pipecat(sn: Sniffed, em: Emitter) -> None:
+    read(sn, em, "pipecat")
 
 
 def read(sn: Sniffed, em: Emitter, stack: str) -> None:
@@ -102,8 +137,11 @@ def _document(sn: Sniffed) -> Iterator[OSpan]:
     elif is_traces_doc(doc):
         yield from spans_from_value(doc, sn.path)
     else:
-        raise InputError.one("not OpenTelemetry data: expected OTLP/JSON with `resourceSpans`",
-                             file=sn.path, path="$")
+        raise InputError.one(
+            "not OpenTelemetry data: expected OTLP/JSON with `resourceSpans`",
+            file=sn.path,
+            path="$",
+        )
 
 
 class _Mapper:
@@ -144,15 +182,23 @@ def _generic(em: Emitter, s: OSpan) -> None:
         if call_id is not None or agent_id is not None:
             em.identify(call_id, agent_id)
     operation = a.get("gen_ai.operation.name")
-    if operation == "execute_tool" or low.startswith("execute_tool") or (
-        "gen_ai.tool.name" in a and operation is None
+    if (
+        operation == "execute_tool"
+        or low.startswith("execute_tool")
+        or ("gen_ai.tool.name" in a and operation is None)
     ):
         tool = first(a, "gen_ai.tool.name") or name.partition(" ")[2].strip() or None
-        em.tool_call(tool, start=s.start_ns, end=s.end_ns,
-                     arguments=payload(a, "gen_ai.tool.call.arguments"),
-                     result=payload(a, "gen_ai.tool.call.result"), error=span_error(s),
-                     ok=span_ok(s), hint=first(a, "gen_ai.tool.type"),
-                     attributes=ids(em, s, tool_call_id=a.get("gen_ai.tool.call.id")))
+        em.tool_call(
+            tool,
+            start=s.start_ns,
+            end=s.end_ns,
+            arguments=payload(a, "gen_ai.tool.call.arguments"),
+            result=payload(a, "gen_ai.tool.call.result"),
+            error=span_error(s),
+            ok=span_ok(s),
+            hint=first(a, "gen_ai.tool.type"),
+            attributes=ids(em, s, tool_call_id=a.get("gen_ai.tool.call.id")),
+        )
         return
     method = first(a, "http.request.method", "http.method")
     url = first(a, "url.full", "http.url")
@@ -160,16 +206,35 @@ def _generic(em: Emitter, s: OSpan) -> None:
         code = first(a, "http.response.status_code", "http.status_code")
         body = payload(a, "http.response.body")
         error = span_error(s)
-        em.span("http_exchange", start=s.start_ns, end=s.end_ns, method=method.upper(), url=url,
-                status_code=code if isinstance(code, int) and not isinstance(code, bool) else None,
-                response=body, error=error, status="error" if error else None,
-                attributes=ids(em, s))
+        em.span(
+            "http_exchange",
+            start=s.start_ns,
+            end=s.end_ns,
+            method=method.upper(),
+            url=url,
+            status_code=code if isinstance(code, int) and not isinstance(code, bool) else None,
+            response=body,
+            error=error,
+            status="error" if error else None,
+            attributes=ids(em, s),
+        )
         return
     if low in _HANDOFF or low.startswith(("handoff", "transfer")):
-        to = text(a, "handoff.to", "transfer.to", "to", "destination", "gen_ai.agent.name",
-                  "lk.new_agent_id")
-        em.handoff(to, start=s.start_ns, end=s.end_ns,
-                   attributes={"from": text(a, "handoff.from", "transfer.from", "from")})
+        to = text(
+            a,
+            "handoff.to",
+            "transfer.to",
+            "to",
+            "destination",
+            "gen_ai.agent.name",
+            "lk.new_agent_id",
+        )
+        em.handoff(
+            to,
+            start=s.start_ns,
+            end=s.end_ns,
+            attributes={"from": text(a, "handoff.from", "transfer.from", "from")},
+        )
         return
     keys = first(a, "dtmf.digits", "dtmf.digit", "dtmf.button")
     if low in _DTMF or keys is not None:
@@ -182,8 +247,7 @@ def _generic(em: Emitter, s: OSpan) -> None:
         em.termination(reason, ended_by, at=s.end_ns or s.start_ns)
         return
     if low in _AUDIO:
-        em.speech(_AUDIO[low], start=s.start_ns, end=s.end_ns,
-                  text=text(a, "transcript", "text"))
+        em.speech(_AUDIO[low], start=s.start_ns, end=s.end_ns, text=text(a, "transcript", "text"))
         return
     if operation in ("chat", "text_completion", "generate_content"):
         first_token(em, s, a.get("gen_ai.response.time_to_first_chunk"))
@@ -197,5 +261,4 @@ def _native(em: Emitter, s: OSpan) -> None:
         fields[key] = payload(a, f"hotato.{key}")
     error = a.get("hotato.error") or span_error(s)
     fields["error"] = error
-    em.span(str(a["hotato.type"]), start=s.start_ns, end=s.end_ns, attributes=ids(em, s),
-            **fields)
+    em.span(str(a["hotato.type"]), start=s.start_ns, end=s.end_ns, attributes=ids(em, s), **fields)

@@ -17,11 +17,28 @@ import re
 from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._otel_common import first, first_token, payload, span_error, text
 from hotato.evidence.ingest._otlp import OSpan
+from hotato.evidence.ingest.detect import Sniffed, otlp_stack
 
-_SPANS = frozenset({"conversation", "turn", "stt", "llm", "tts", "llm_tool_call",
-                    "llm_tool_result", "llm_setup", "llm_request", "llm_response"})
+_SPANS = frozenset(
+    {
+        "conversation",
+        "turn",
+        "stt",
+        "llm",
+        "tts",
+        "llm_tool_call",
+        "llm_tool_result",
+        "llm_setup",
+        "llm_request",
+        "llm_response",
+    }
+)
 _DTMF = re.compile(r"^\s*DTMF:\s*([0-9*#A-Da-d]+)\s*$")
 _FAILED = frozenset({"error", "parse_error", "processing_error", "failed"})
+
+
+def detect(sn: Sniffed) -> bool:
+    return otlp_stack(sn) == "pipecat"
 
 
 def claims(s: OSpan, stack: str | None) -> bool:
@@ -35,8 +52,15 @@ def map_otel_span(em: Emitter, s: OSpan) -> bool:
         return True
     if s.name == "turn":
         em.identify(a.get("conversation.id"))
-        em.span("turn", start=s.start_ns, end=s.end_ns, attributes={
-            "number": a.get("turn.number"), "was_interrupted": a.get("turn.was_interrupted")})
+        em.span(
+            "turn",
+            start=s.start_ns,
+            end=s.end_ns,
+            attributes={
+                "number": a.get("turn.number"),
+                "was_interrupted": a.get("turn.was_interrupted"),
+            },
+        )
         return True
     if s.name == "stt":
         said = text(a, "transcript")
@@ -59,8 +83,13 @@ def map_otel_span(em: Emitter, s: OSpan) -> bool:
         return True
     if s.name == "llm_tool_call":
         key = str(first(a, "tool.call_id") or f"{s.trace_id}:{s.span_id}")
-        em.open_tool(key, text(a, "tool.function_name"), payload(a, "tool.arguments"),
-                     start=s.start_ns, attributes={"tool_call_id": a.get("tool.call_id")})
+        em.open_tool(
+            key,
+            text(a, "tool.function_name"),
+            payload(a, "tool.arguments"),
+            start=s.start_ns,
+            attributes={"tool_call_id": a.get("tool.call_id")},
+        )
         return True
     if s.name == "llm_tool_result":
         status = text(a, "tool.result_status")
@@ -69,10 +98,22 @@ def map_otel_span(em: Emitter, s: OSpan) -> bool:
         error = span_error(s) or ((result if result is not ABSENT else True) if failed else None)
         ok = None if status is None else not failed
         key = str(first(a, "tool.call_id") or "")
-        if not em.close_tool(key, result=ABSENT if failed else result, error=error, ok=ok,
-                             end=s.end_ns, name=text(a, "tool.function_name")):
-            em.tool_call(text(a, "tool.function_name"), start=s.start_ns, end=s.end_ns,
-                         result=ABSENT if failed else result, error=error, ok=ok,
-                         attributes={"tool_call_id": a.get("tool.call_id")})
+        if not em.close_tool(
+            key,
+            result=ABSENT if failed else result,
+            error=error,
+            ok=ok,
+            end=s.end_ns,
+            name=text(a, "tool.function_name"),
+        ):
+            em.tool_call(
+                text(a, "tool.function_name"),
+                start=s.start_ns,
+                end=s.end_ns,
+                result=ABSENT if failed else result,
+                error=error,
+                ok=ok,
+                attributes={"tool_call_id": a.get("tool.call_id")},
+            )
         return True
     return s.name in ("llm_setup", "llm_request")

@@ -17,6 +17,7 @@ from typing import Any
 from hotato.evidence.ingest._doc import Walk
 from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._values import jsonish, party, seconds_to_ns
+from hotato.evidence.ingest.detect import Sniffed, document
 
 _WEBHOOK_EVENTS = frozenset({"call_started", "call_ended", "call_analyzed"})
 
@@ -27,8 +28,10 @@ def _call(doc: Any) -> tuple[dict[str, Any], str] | None:
     event = doc.get("event")
     if isinstance(event, str) and event in _WEBHOOK_EVENTS and isinstance(doc.get("call"), dict):
         return doc["call"], "$.call"
-    if "transcript_with_tool_calls" in doc or "disconnection_reason" in doc or (
-        "call_id" in doc and "call_status" in doc
+    if (
+        "transcript_with_tool_calls" in doc
+        or "disconnection_reason" in doc
+        or ("call_id" in doc and "call_status" in doc)
     ):
         return doc, "$"
     return None
@@ -38,12 +41,23 @@ def is_call(doc: Any) -> bool:
     return _call(doc) is not None
 
 
-def read(doc: Any, name: str, em: Emitter) -> None:
+def detect(sn: Sniffed) -> bool:
+    return sn.shape == "document" and is_call(sn.doc)
+
+
+def read(sn: Sniffed, em: Emitter) -> None:
+    read_document(document(sn, "retell"), sn.path, em)
+
+
+def read_document(doc: Any, name: str, em: Emitter) -> None:
     w = Walk(name)
     found = _call(doc)
     if found is None:
-        w.bad("$", "not a Retell call object: expected `transcript_with_tool_calls` and "
-                   "`disconnection_reason` (or a call_ended webhook with `call`)")
+        w.bad(
+            "$",
+            "not a Retell call object: expected `transcript_with_tool_calls` and "
+            "`disconnection_reason` (or a call_ended webhook with `call`)",
+        )
         w.done()
         return
     call, base = found
@@ -85,10 +99,14 @@ def read(doc: Any, name: str, em: Emitter) -> None:
         elif role == "tool_call_invocation":
             call_key = w.text(obj.get("tool_call_id"), f"{path}.tool_call_id") or f"#{path}"
             args = w.text(obj.get("arguments"), f"{path}.arguments")
-            em.open_tool(call_key, w.text(obj.get("name"), f"{path}.name"),
-                         jsonish(args) if args is not None else ABSENT, at=cursor,
-                         hint=obj.get("type") if isinstance(obj.get("type"), str) else None,
-                         attributes={"tool_call_id": call_key})
+            em.open_tool(
+                call_key,
+                w.text(obj.get("name"), f"{path}.name"),
+                jsonish(args) if args is not None else ABSENT,
+                at=cursor,
+                hint=obj.get("type") if isinstance(obj.get("type"), str) else None,
+                attributes={"tool_call_id": call_key},
+            )
         elif role == "tool_call_result":
             call_key = w.text(obj.get("tool_call_id"), f"{path}.tool_call_id") or ""
             ok = w.flag(obj.get("successful"), f"{path}.successful")
@@ -96,13 +114,23 @@ def read(doc: Any, name: str, em: Emitter) -> None:
             result = ABSENT if ok is False or "content" not in obj else jsonish(content)
             error = (content or True) if ok is False else None
             if not em.close_tool(call_key, result=result, error=error, ok=ok):
-                em.tool_call(None, at=cursor, result=result, error=error, ok=ok,
-                             attributes={"tool_call_id": call_key, "unpaired": True})
+                em.tool_call(
+                    None,
+                    at=cursor,
+                    result=result,
+                    error=error,
+                    ok=ok,
+                    attributes={"tool_call_id": call_key, "unpaired": True},
+                )
         elif role == "node_transition":
-            em.span("node_transition", at=cursor,
-                    to=w.text(obj.get("new_node_name"), f"{path}.new_node_name"),
-                    attributes={"from": w.text(obj.get("former_node_name"),
-                                               f"{path}.former_node_name")})
+            em.span(
+                "node_transition",
+                at=cursor,
+                to=w.text(obj.get("new_node_name"), f"{path}.new_node_name"),
+                attributes={
+                    "from": w.text(obj.get("former_node_name"), f"{path}.former_node_name")
+                },
+            )
     if keys:
         em.dtmf("".join(keys), by="caller", at=keys_at)
     em.flush_tools()
@@ -110,14 +138,19 @@ def read(doc: Any, name: str, em: Emitter) -> None:
     w.done()
 
 
-def _utterance(w: Walk, em: Emitter, obj: dict[str, Any], path: str, role: str,
-               cursor: int) -> int:
+def _utterance(w: Walk, em: Emitter, obj: dict[str, Any], path: str, role: str, cursor: int) -> int:
     said = w.text(obj.get("content"), f"{path}.content")
     words = w.items(obj.get("words"), f"{path}.words")
-    starts = [w.number(x.get("start"), f"{path}.words[{j}].start")
-              for j, x in enumerate(words) if isinstance(x, dict)]
-    ends = [w.number(x.get("end"), f"{path}.words[{j}].end")
-            for j, x in enumerate(words) if isinstance(x, dict)]
+    starts = [
+        w.number(x.get("start"), f"{path}.words[{j}].start")
+        for j, x in enumerate(words)
+        if isinstance(x, dict)
+    ]
+    ends = [
+        w.number(x.get("end"), f"{path}.words[{j}].end")
+        for j, x in enumerate(words)
+        if isinstance(x, dict)
+    ]
     start = seconds_to_ns(next((s for s in starts if s is not None), None))
     end = seconds_to_ns(next((e for e in reversed(ends) if e is not None), None))
     if role == "transfer_target":

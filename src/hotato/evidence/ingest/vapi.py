@@ -16,6 +16,7 @@ from typing import Any
 from hotato.evidence.ingest._doc import Walk
 from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._values import destination, iso_to_ns, jsonish, party, seconds_to_ns
+from hotato.evidence.ingest.detect import Sniffed, document
 
 _REPORT_TYPES = frozenset({"end-of-call-report", "status-update", "transcript"})
 
@@ -24,11 +25,16 @@ def _report(doc: Any) -> tuple[dict[str, Any], str] | None:
     if not isinstance(doc, dict):
         return None
     message = doc.get("message")
-    if isinstance(message, dict) and (message.get("type") == "end-of-call-report"
-                                      or "artifact" in message or "endedReason" in message):
+    if isinstance(message, dict) and (
+        message.get("type") == "end-of-call-report"
+        or "artifact" in message
+        or "endedReason" in message
+    ):
         return message, "$.message"
-    if doc.get("type") == "end-of-call-report" or "endedReason" in doc or (
-        isinstance(doc.get("artifact"), dict) and "messages" in doc["artifact"]
+    if (
+        doc.get("type") == "end-of-call-report"
+        or "endedReason" in doc
+        or (isinstance(doc.get("artifact"), dict) and "messages" in doc["artifact"])
     ):
         return doc, "$"
     return None
@@ -38,23 +44,39 @@ def is_report(doc: Any) -> bool:
     return _report(doc) is not None
 
 
-def read(doc: Any, name: str, em: Emitter) -> None:
+def detect(sn: Sniffed) -> bool:
+    return sn.shape == "document" and is_report(sn.doc)
+
+
+def read(sn: Sniffed, em: Emitter) -> None:
+    read_document(document(sn, "vapi"), sn.path, em)
+
+
+def read_document(doc: Any, name: str, em: Emitter) -> None:
     w = Walk(name)
     found = _report(doc)
     if found is None:
-        w.bad("$", "not a Vapi end-of-call report: expected `message.type: end-of-call-report`, "
-                   "or a call object with `artifact` and `endedReason`")
+        w.bad(
+            "$",
+            "not a Vapi end-of-call report: expected `message.type: end-of-call-report`, "
+            "or a call object with `artifact` and `endedReason`",
+        )
         w.done()
         return
     report, base = found
-    em.source_format = "vapi-end-of-call-report" if base == "$.message" or report.get(
-        "type") == "end-of-call-report" else "vapi-call"
+    em.source_format = (
+        "vapi-end-of-call-report"
+        if base == "$.message" or report.get("type") == "end-of-call-report"
+        else "vapi-call"
+    )
     em.deployment.stack = "vapi"
     em.col.base_ns = 0  # secondsFromStart is already relative to the call's start
     call = w.obj(report.get("call"), f"{base}.call") or {}
     assistant = w.obj(report.get("assistant"), f"{base}.assistant") or {}
-    em.identify(call.get("id") or report.get("id"),
-                call.get("assistantId") or report.get("assistantId") or assistant.get("id"))
+    em.identify(
+        call.get("id") or report.get("id"),
+        call.get("assistantId") or report.get("assistantId") or assistant.get("id"),
+    )
     artifact = w.obj(report.get("artifact"), f"{base}.artifact") or {}
     if "messages" in artifact:
         messages = w.items(artifact.get("messages"), f"{base}.artifact.messages")
@@ -75,8 +97,10 @@ def read(doc: Any, name: str, em: Emitter) -> None:
         em.termination(reason, party(reason), at=at if at is not None else last_ns)
         dest = report.get("destination") or call.get("destination")
         if reason == "assistant-forwarded-call" and dest and not em.col.counts.get("handoff"):
-            em.handoff(destination(dest) if isinstance(dest, dict) else str(dest),
-                       at=at if at is not None else last_ns)
+            em.handoff(
+                destination(dest) if isinstance(dest, dict) else str(dest),
+                at=at if at is not None else last_ns,
+            )
     w.done()
 
 
@@ -120,10 +144,21 @@ def _message(w: Walk, em: Emitter, message: Any, path: str) -> int | None:
         name = w.text(obj.get("name"), f"{path}.name")
         error = obj.get("error")
         result = ABSENT if error or "result" not in obj else jsonish(obj.get("result"))
-        if not em.close_tool(key, result=result, error=error or None,
-                             ok=False if error else None, end=start, name=name):
-            em.tool_call(name, at=start, result=result, error=error or None,
-                         attributes={"tool_call_id": key, "unpaired": True})
+        if not em.close_tool(
+            key,
+            result=result,
+            error=error or None,
+            ok=False if error else None,
+            end=start,
+            name=name,
+        ):
+            em.tool_call(
+                name,
+                at=start,
+                result=result,
+                error=error or None,
+                attributes={"tool_call_id": key, "unpaired": True},
+            )
         return start
     return start
 
@@ -136,6 +171,11 @@ def _tool_call(w: Walk, em: Emitter, call: Any, path: str, start: int | None) ->
     name = w.text(function.get("name"), f"{path}.function.name")
     args = function.get("arguments", ABSENT)
     key = w.text(obj.get("id"), f"{path}.id") or f"#{path}"
-    em.open_tool(key, name, jsonish(args) if args is not ABSENT else ABSENT, start=start,
-                 hint=obj.get("type") if isinstance(obj.get("type"), str) else None,
-                 attributes={"tool_call_id": key})
+    em.open_tool(
+        key,
+        name,
+        jsonish(args) if args is not ABSENT else ABSENT,
+        start=start,
+        hint=obj.get("type") if isinstance(obj.get("type"), str) else None,
+        attributes={"tool_call_id": key},
+    )
