@@ -220,13 +220,13 @@ def breakdown(files: dict[str, Path], artifact: Path) -> None:
         rows.append((label, now - wall, spent - used))
         wall, used = now, spent
 
-    from hotato.cli._artifact import bind
     from hotato.conversation.calls import CallFiles
     from hotato.conversation.document import test_run_document
     from hotato.conversation.runner import run_test
     from hotato.conversation.testfile import load_test
     from hotato.engine.evaluate import evaluate
     from hotato.engine.sources import open_sources
+    from hotato.runs.artifact import bind
 
     lap("imports")
     test = load_test(files["test"])

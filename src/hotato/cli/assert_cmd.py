@@ -8,7 +8,6 @@ import click
 
 from hotato.cli._options import evidence_options
 from hotato.cli._run import Exit
-from hotato.cli._trace_auth import auth_doc, authenticate, verified_digest
 
 
 @click.group("assert")
@@ -67,20 +66,21 @@ def run_cmd(
       hotato assert run --assertions assertions.yaml --trace call.jsonl \\
           --transcript turns.json --state sandbox.json
     """
-    from hotato.engine.loader import load_assertions
-    from hotato.engine.packs import merge_packs
-    from hotato.engine.plan import plan
-    from hotato.engine.run import run
-    from hotato.engine.sources import open_sources
+    from hotato.runs.assertions import grade_assertions
 
-    aset = merge_packs(load_assertions(assertions_path), list(packs))
-    plan(aset.specs, aset.origins)  # refuse cycles and unknown ids before reading evidence
-    auth = authenticate(trace, trace_keys, require_signed_trace)
-    sources = open_sources(
-        trace, transcript, state, state_before, trace_format, verified_digest(auth)
+    graded = grade_assertions(
+        assertions_path,
+        packs=packs,
+        trace=trace,
+        transcript=transcript,
+        state=state,
+        state_before=state_before,
+        trace_format=trace_format,
+        trace_keys=trace_keys,
+        require_signed_trace=require_signed_trace,
+        inconclusive_policy=inconclusive_policy,
     )
-    outcome = run(aset, sources, inconclusive_policy)
-    extra = {"trace_auth": auth_doc(auth)} if auth is not None else None
+    outcome, auth, extra = graded.outcome, graded.auth, graded.extra()
     if fmt == "json":
         from hotato.report.json_out import dumps, envelope
 
@@ -144,9 +144,32 @@ def init_cmd(from_trace: str, out: str | None, force: bool, trace_format: str, f
     assertion once two or more tools were seen. It is a starter to edit, not a claim that
     these are the right assertions for the call. Exit 2 when the trace holds no tool calls.
     """
-    from hotato.cli._init import write_starter
+    from hotato.runs.starter import write_starter
 
-    write_starter(from_trace, out, force, trace_format, fmt)
+    starter = write_starter(from_trace, out, force, trace_format)
+    if fmt == "json":
+        from hotato.report.json_out import dumps
+
+        click.echo(
+            dumps(
+                {
+                    "kind": "assert-init",
+                    "tool_names": starter.tools,
+                    "written": out,
+                    "assertions": starter.assertion_count,
+                }
+            ),
+            nl=False,
+        )
+    elif out is None:
+        click.echo(starter.text, nl=False)
+    else:
+        tools = starter.tools
+        click.echo(
+            f"wrote {out}: {len(tools)} tool_call assertion(s)"
+            + (" and a require_order" if len(tools) >= 2 else "")
+            + "; edit it before use"
+        )
 
 
 @assert_group.command("packs")

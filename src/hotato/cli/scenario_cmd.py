@@ -97,7 +97,7 @@ def init_cmd(name: str, agent: str, out: str | None, force: bool) -> None:
 def _yaml_str(value: str) -> str:
     import json
 
-    from hotato.cli._init import yaml_scalar
+    from hotato.runs.starter import yaml_scalar
 
     return yaml_scalar(value) if value else json.dumps(value)
 
@@ -115,14 +115,9 @@ def validate_cmd(path: str, fmt: str) -> None:
 
     target = Path(path)
     if target.is_dir():
-        files = sorted(
-            p
-            for p in target.rglob("*")
-            if p.is_file()
-            and p.suffix.lower() in (".yaml", ".yml", ".json")
-            and not any(part.startswith(".") for part in p.relative_to(target).parts)
-            and _is_test(p)
-        )
+        from hotato.conversation.discover import find_tests
+
+        files = find_tests(target)
         if not files:
             raise InputError.one("no conversation tests under this folder", file=path)
     else:
@@ -159,10 +154,3 @@ def validate_cmd(path: str, fmt: str) -> None:
                     click.echo(f"  {problem}")
         click.echo(f"{len(report) - len(bad)} valid, {len(bad)} invalid")
     raise Exit(2 if bad else 0)
-
-
-def _is_test(path: Path) -> bool:
-    try:
-        return "hotato.conversation-test" in path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False

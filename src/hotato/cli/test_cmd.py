@@ -173,7 +173,9 @@ def run_cmd(
       hotato test run refund.yaml --agent support-v3 --trials ./recorded-calls --k 3
       hotato test run tests/ --agent support-v3 --junit report.xml
     """
-    from hotato.cli._test_flow import Request, run_request
+    from hotato.cli._test_output import check_junit, render, write_junit
+    from hotato.runs.conversation import run_request
+    from hotato.runs.request import RunRequest
 
     judge = None
     if judge_endpoint is not None:
@@ -188,7 +190,7 @@ def run_cmd(
             egress_opt_in=judge_egress_opt_in,
             timeout=judge_timeout,
         )
-    req = Request(
+    req = RunRequest(
         test_path=test_path,
         agent=agent,
         trace=trace,
@@ -212,6 +214,10 @@ def run_cmd(
         trace_keys=trace_keys,
         require_signed_trace=require_signed_trace,
     )
-    code, text = run_request(req, fmt, junit_path, color=sys.stdout.isatty())
-    click.echo(text, nl=False)
-    raise Exit(code)
+    check_junit(junit_path)
+    outcome = run_request(req)
+    for note in outcome.notes:
+        click.echo(f"hotato: note: {note}", err=True)
+    write_junit(junit_path, outcome.items)
+    click.echo(render(fmt, outcome, color=sys.stdout.isatty()), nl=False)
+    raise Exit(outcome.exit_code)

@@ -1,11 +1,11 @@
-"""`assert init --from-trace`: a starter assertions file, tool names quoted safely."""
+"""Starter assertions files from a trace (`assert init --from-trace`), names quoted safely."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
-import click
 import yaml
 
 from hotato._io import write_atomic
@@ -55,9 +55,24 @@ def starter_yaml(tools: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True)
+class Starter:
+    """A starter assertions file made from a trace: its text and the tools it names."""
+
+    tools: list[str]
+    text: str  # header comment + body
+    written: str | None  # the file it was written to, or None
+
+    @property
+    def assertion_count(self) -> int:
+        return len(self.tools) + (1 if len(self.tools) >= 2 else 0)
+
+
 def write_starter(
-    trace_path: str, out: str | None, force: bool, trace_format: str, fmt: str
-) -> None:
+    trace_path: str, out: str | None = None, force: bool = False, trace_format: str = "auto"
+) -> Starter:
+    """One tool_call assertion per distinct tool the trace saw, plus their order once two or
+    more were seen; written to `out` when given (never over an existing file unless `force`)."""
     from hotato.engine.sources import open_trace
 
     trace = open_trace(trace_path, trace_format)
@@ -73,25 +88,4 @@ def write_starter(
         if target.is_dir():
             raise InputError.one("--out is a folder, expected a file", file=out)
         write_atomic(target, (header + body).encode())
-    if fmt == "json":
-        from hotato.report.json_out import dumps
-
-        click.echo(
-            dumps(
-                {
-                    "kind": "assert-init",
-                    "tool_names": tools,
-                    "written": out,
-                    "assertions": len(tools) + (1 if len(tools) >= 2 else 0),
-                }
-            ),
-            nl=False,
-        )
-    elif out is None:
-        click.echo(header + body, nl=False)
-    else:
-        click.echo(
-            f"wrote {out}: {len(tools)} tool_call assertion(s)"
-            + (" and a require_order" if len(tools) >= 2 else "")
-            + "; edit it before use"
-        )
+    return Starter(tools, header + body, out)

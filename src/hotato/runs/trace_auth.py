@@ -1,13 +1,17 @@
-"""`--trace-key` / `--require-signed-trace`: check a trace's signature before any check reads it."""
+"""Trace authentication for a run (`--trace-key`, `--require-signed-trace`): a trace's
+signature is checked before any check reads it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hotato.model.errors import InputError
 
+if TYPE_CHECKING:
+    from hotato.artifacts.trace_auth import TraceAuth
 
-def authenticate(trace: str | None, trace_keys: tuple[str, ...], require: bool) -> Any:
+
+def authenticate(trace: str | None, trace_keys: tuple[str, ...], require: bool) -> TraceAuth | None:
     """The trace's TraceAuth, or None when no check was asked for.
 
     A badly signed trace is refused (exit 2); an unsigned one only under `require`."""
@@ -22,10 +26,10 @@ def authenticate(trace: str | None, trace_keys: tuple[str, ...], require: bool) 
     return authenticate_trace(trace, trust, require=require)
 
 
-def auth_doc(auth: Any) -> dict[str, Any]:
+def auth_doc(auth: TraceAuth) -> dict[str, Any]:
     return {"authenticated": auth.authenticated, "key_id": auth.key_id, "reason": auth.reason}
 
 
-def verified_digest(auth: Any) -> str | None:
+def verified_digest(auth: TraceAuth | None) -> str | None:
     """The sha256 a good signature covers: the loader then reads exactly those bytes."""
     return auth.sha256 if auth is not None and auth.authenticated else None

@@ -1,0 +1,111 @@
+"""How `hotato test run` shows a conversation outcome: text, JSON or JUnit XML."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hotato.runs.outcome import ConversationOutcome, Graded
+
+
+def render(fmt: str, outcome: ConversationOutcome, color: bool) -> str:
+    if fmt == "json":
+        return outcome.to_json()
+    if fmt == "junit":
+        return junit_text(outcome.items)
+    if outcome.suite is not None:
+        return _suite_text(outcome.suite, outcome)
+    from hotato.report.test_text import render as render_run
+
+    doc = outcome.document
+    text = render_run(doc, outcome.run.results, color)
+    if "trials" in doc:
+        text += _trials_text(doc)
+    return text
+
+
+def _trials_text(doc: dict[str, Any]) -> str:
+    trials = doc["trials"]
+    first = Path(trials[0]["call"]).name
+    lines = ["", f"trials (independent recorded calls; the lanes above are trial 1, {first}):"]
+    for t in trials:
+        s = t["summary"]
+        lines.append(
+            f"  {'PASSED' if t['passed'] else 'FAILED':<7} {Path(t['call']).name}  "
+            f"{s['pass']} pass, {s['fail']} fail, {s['inconclusive']} inconclusive; "
+            f"exit {t['exit_code']}"
+        )
+    passes = sum(bool(t["passed"]) for t in trials)
+    lines.append(
+        f"success over {len(trials)} trial(s): "
+        f"{'PASSED' if doc['success']['passed'] else 'FAILED'} ({passes} of {len(trials)} passed); "
+        f"exit {doc['exit_code']}"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _suite_text(folder: Path, outcome: ConversationOutcome) -> str:
+    items = outcome.items
+    failed = [g for g in items if not g.run.passed]
+    lines = [f"hotato test run: suite {folder} ({len(items)} test(s))", ""]
+    for g in items:
+        t = g.run.tally
+        lines.append(
+            f"  {'PASSED' if g.run.passed else 'FAILED':<7} {g.name}  "
+            f"{t.passed} pass, {t.failed} fail, {t.inconclusive} inconclusive; "
+            f"exit {g.document['exit_code']}"
+        )
+    code = outcome.exit_code
+    lines += ["", f"suite: {len(items) - len(failed)} passed, {len(failed)} failed; exit {code}"]
+    return "\n".join(lines) + "\n"
+
+
+def junit_text(items: list[Graded]) -> str:
+    """One testsuite per test (or trial): its deterministic results, plus a `success` testcase
+    that fails when a required condition broke, so CI sees a failed test even when no single
+    assertion FAILed (say an INCONCLUSIVE under `no_inconclusive`)."""
+    import xml.etree.ElementTree as ET
+
+    from hotato.report import junit
+
+    suites = []
+    for g in items:
+        name, run = g.name, g.run
+        el = junit.suite(name, run.results)
+        case = ET.SubElement(el, "testcase", {"classname": f"{name}.success", "name": "success"})
+        if not run.passed:
+            broken = [c for c, ok in run.conditions.items() if not ok]
+            ET.SubElement(
+                case,
+                "failure",
+                {"message": "required condition(s) broken: " + ", ".join(broken), "type": "FAIL"},
+            )
+            el.set("failures", str(int(el.get("failures", "0")) + 1))
+        el.set("tests", str(int(el.get("tests", "0")) + 1))
+        suites.append(el)
+        if run.rubric:
+            suites.append(junit.rubric_suite(name, run.rubric, run.gate_judge))
+        if run.labels:
+            suites.append(junit.human_suite(name, run.labels))
+    return junit.render(suites)
+
+
+def check_junit(path: str | None) -> None:
+    """Refuse a --junit that cannot be written before anything runs or is written."""
+    if path is None:
+        return
+    from hotato.model.errors import InputError
+
+    target = Path(path)
+    if target.is_dir():
+        raise InputError.one("--junit is a folder; give it a file name", file=path)
+    if not target.parent.is_dir():
+        raise InputError.one("the folder that would hold --junit does not exist", file=path)
+
+
+def write_junit(path: str | None, items: list[Graded]) -> None:
+    if path is None:
+        return
+    from hotato._io import write_atomic
+
+    write_atomic(path, junit_text(items).encode())

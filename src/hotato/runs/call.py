@@ -1,0 +1,144 @@
+"""One call graded against one conversation test: trace authentication, human labels, both
+lanes, and the artifact that binds it all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hotato.conversation.calls import CallFiles
+from hotato.conversation.document import test_run_document
+from hotato.conversation.runner import TestRun, run_test
+from hotato.conversation.testfile import ConversationTest
+from hotato.model.errors import InputError
+from hotato.model.status import Policy
+from hotato.runs.human import HumanLane
+from hotato.runs.request import RunRequest
+from hotato.runs.trace_auth import auth_doc, authenticate, verified_digest
+
+
+def _check_inputs(files: CallFiles) -> None:
+    if files.audio is not None:
+        audio = Path(files.audio)
+        if audio.is_dir():
+            raise InputError.one("--audio is a folder, expected a recording", file=files.audio)
+        if not audio.is_file():
+            raise InputError.one("audio file does not exist", file=files.audio)
+
+
+def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> TestRun:
+    """Grade the call in `files` against `test`: the trace authenticated first when asked,
+    verified labels settling what they name, the judge lane when one is configured."""
+    from hotato.conversation.judge import rubric_lane
+    from hotato.engine.sources import open_sources
+
+    _check_inputs(files)
+    auth = authenticate(files.trace, req.trace_keys, req.require_signed_trace)
+    human = _human(req, test, files)
+    sources = open_sources(
+        files.trace,
+        files.transcript,
+        files.state,
+        req.state_before,
+        req.trace_format,
+        verified_digest(auth),
+    )
+    run = run_test(
+        test,
+        sources,
+        req.agent,
+        req.policy,
+        req.repetitions,
+        rubric_lane=rubric_lane(req.judge),
+        gate_judge=req.gate_judge,
+        settled=human.settled if human else None,
+    )
+    if human is not None:
+        run.labels = human.as_dict()
+    if auth is not None:
+        run.trace_auth = auth_doc(auth)
+    return run
+
+
+def _human(req: RunRequest, test: ConversationTest, files: CallFiles) -> HumanLane | None:
+    if req.labels is None:
+        return None
+    if not req.trust:
+        raise InputError.one("--labels needs --trust PUBKEY (or a folder of keys) to verify them")
+    from hotato.conversation.identity import call_digests, conversation_id
+    from hotato.runs.human import load_human_lane
+
+    conv = conversation_id(test.id, req.agent, call_digests(files))
+    known = {s.id for s in [*test.deterministic, *test.rubric]}
+    return load_human_lane(req.labels, list(req.trust), conv, known)
+
+
+def write_artifact(
+    req: RunRequest,
+    test: ConversationTest,
+    doc: dict[str, Any],
+    files: CallFiles,
+    out: str,
+) -> dict[str, Any]:
+    """Bind the run's document and evidence into an artifact at `out` (signed when the
+    request names a key); the document's `artifact` entry."""
+    from hotato.runs.artifact import bind, created_at, origin
+
+    when = created_at(req.created_at)
+    manifest = bind(
+        out,
+        test.id,
+        req.agent,
+        when,
+        origin(req.origin, test.simulator),
+        doc,
+        files,
+        doc.get("state_evidence"),
+    )
+    info: dict[str, Any] = {"path": out, "manifest": manifest}
+    if req.sign_key is not None:
+        from hotato.artifacts.manifest_sig import sign_manifest
+        from hotato.artifacts.signing import load_private_key
+
+        info["signature"] = str(sign_manifest(out, load_private_key(req.sign_key)))
+    return info
+
+
+def preflight(req: RunRequest, test: ConversationTest, check_out: bool = True) -> None:
+    """Refuse a bad --out, --created-at or --origin before any work, so nothing is written.
+
+    `check_out` is False for a suite's artifact folder inside an --out not yet made."""
+    if req.out is None:
+        return
+    from hotato.artifacts.bundle import check_out_dir
+    from hotato.runs.artifact import created_at, origin
+
+    if check_out:
+        check_out_dir(req.out)
+    if req.sign_key is not None:
+        from hotato.artifacts.signing import load_private_key
+
+        load_private_key(req.sign_key)  # a bad key is refused before anything is written
+    if req.created_at is not None:
+        created_at(req.created_at)
+    origin(req.origin, test.simulator)
+
+
+def single(
+    req: RunRequest, test: ConversationTest, files: CallFiles
+) -> tuple[TestRun, dict[str, Any]]:
+    """Grade one call and, with `req.out`, write its artifact (never under a refusal)."""
+    preflight(req, test)
+    run = grade_call(req, test, files)
+    doc = test_run_document(run)
+    if req.out is not None:
+        if run.policy is Policy.REFUSE and run.tally.inconclusive:
+            # the run refuses outright: a refusal writes nothing
+            doc["artifact"] = {
+                "path": req.out,
+                "written": False,
+                "reason": "the inconclusive policy `refuse` refused the run",
+            }
+        else:
+            doc["artifact"] = write_artifact(req, test, doc, files, req.out)
+    return run, doc

@@ -1,0 +1,48 @@
+"""The work behind `hotato test run`: one call, several trials, or a suite of tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hotato.conversation.calls import call_files
+from hotato.conversation.testfile import load_test
+from hotato.model.errors import InputError
+from hotato.runs.call import single
+from hotato.runs.outcome import ConversationOutcome, Graded
+from hotato.runs.request import RunRequest
+from hotato.runs.suite import suite
+from hotato.runs.trials import trials
+
+
+def run_request(req: RunRequest) -> ConversationOutcome:
+    """Grade what `req` names: a folder runs as a suite; a test runs over `req.trials` or
+    against one call (the evidence given, else the test's own `call:` folder). Nothing is
+    printed: remarks for the user come back in `notes`. Raises InputError when refused."""
+    if req.k is not None and req.trials is None:
+        raise InputError.one(
+            "--k applies to --trials: replays of one recording all agree, so pass@k and "
+            "pass^k equal pass@1 for every k"
+        )
+    target = Path(req.test_path)
+    if target.is_dir():
+        return suite(req, target)
+    test = load_test(req.test_path)
+    notes = []
+    if req.agent != test.agent:
+        notes.append(
+            f"--agent {req.agent!r} differs from the test's agent "
+            f"{test.agent!r}; the artifact records {req.agent!r}"
+        )
+    if req.trials is not None:
+        runs, doc = trials(req, test)
+        items = [
+            Graded(f"{test.id}[{Path(t['call']).name}]", r, doc)
+            for t, r in zip(doc["trials"], runs, strict=True)
+        ]
+    else:
+        files = req.files()
+        if not req.has_evidence and test.call is not None:
+            files = call_files(target.parent / test.call)
+        run, doc = single(req, test, files)
+        items = [Graded(test.id, run, doc)]
+    return ConversationOutcome(doc, items, notes)

@@ -1,0 +1,52 @@
+"""What a conversation-test run gives back: each graded call and the JSON document."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hotato.conversation.runner import TestRun
+
+
+@dataclass
+class Graded:
+    """One graded (test, call): the name users see (`test-id`, or `test-id[trial]`), the run,
+    and the test-run document it belongs to."""
+
+    name: str
+    run: TestRun
+    document: dict[str, Any]
+
+
+@dataclass
+class ConversationOutcome:
+    """The result of `run_test`, `run_trials` or `run_suite`.
+
+    `document` is the JSON `hotato test run --format json` prints; `items` holds every graded
+    (test, call); `notes` are remarks the CLI prints on standard error; `suite` is the folder a
+    suite ran from."""
+
+    document: dict[str, Any]
+    items: list[Graded]
+    notes: list[str] = field(default_factory=list)
+    suite: Path | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return int(self.document["exit_code"])
+
+    @property
+    def passed(self) -> bool:
+        return all(g.run.passed for g in self.items)
+
+    @property
+    def run(self) -> TestRun:
+        """The first graded call (the only one for a single run)."""
+        return self.items[0].run
+
+    def to_json(self) -> str:
+        """The document as `--format json` prints it, byte for byte."""
+        from hotato.report.json_out import dumps
+
+        return dumps(self.document)

@@ -1,0 +1,43 @@
+"""What one conversation-test run was asked to do: the test, the evidence, and the options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hotato.conversation.calls import CallFiles
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """Every input of `hotato test run`, as a library call takes them (paths as strings)."""
+
+    test_path: str
+    agent: str
+    trace: str | None = None
+    trace_format: str = "auto"
+    transcript: str | None = None
+    state: str | None = None
+    state_before: str | None = None
+    audio: str | None = None
+    policy: str | None = None
+    out: str | None = None
+    repetitions: int | None = None
+    trials: str | None = None
+    k: int | None = None
+    created_at: str | None = None
+    origin: str = "real"
+    labels: str | None = None
+    trust: tuple[str, ...] = ()
+    judge: Any = None  # a hotato.conversation.judge.JudgeConfig, or None for no judge
+    gate_judge: bool = False
+    sign_key: str | None = None
+    trace_keys: tuple[str, ...] = ()
+    require_signed_trace: bool = False
+
+    def files(self) -> CallFiles:
+        return CallFiles(".", self.transcript, self.trace, self.state, self.audio)
+
+    @property
+    def has_evidence(self) -> bool:
+        return not self.files().empty

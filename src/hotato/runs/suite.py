@@ -1,0 +1,102 @@
+"""A folder of conversation tests, each graded against its own call folder."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from hotato.conversation.calls import CallFiles, call_files
+from hotato.conversation.discover import find_tests
+from hotato.conversation.document import test_run_document
+from hotato.conversation.testfile import ConversationTest, load_test
+from hotato.model.errors import InputError
+from hotato.runs.call import grade_call, preflight, write_artifact
+from hotato.runs.outcome import ConversationOutcome, Graded
+from hotato.runs.request import RunRequest
+from hotato.runs.trials import out_root
+
+
+def suite_tests(folder: Path) -> list[tuple[ConversationTest, Path]]:
+    """Every conversation test under `folder` (see hotato.conversation.discover), loaded."""
+    found = [(load_test(path), path) for path in find_tests(folder)]
+    if not found:
+        raise InputError.one(
+            "the folder holds no conversation tests (files with kind: hotato.conversation-test)",
+            file=str(folder),
+        )
+    return found
+
+
+def suite_call(test: ConversationTest, path: Path) -> CallFiles:
+    """The test's call: its `call:` folder, or a sibling folder named like the file."""
+    if test.call is not None:
+        return call_files(path.parent / test.call)
+    for candidate in (path.parent / path.stem, path.parent / f"{path.stem}.call"):
+        if candidate.is_dir():
+            return call_files(candidate)
+    raise InputError.one(
+        "no call folder for this test: add `call: FOLDER` to the test, or put "
+        f"the call in a sibling folder named {path.stem!r}",
+        file=str(path),
+    )
+
+
+def _plan(
+    req: RunRequest, tests: list[tuple[ConversationTest, Path]]
+) -> list[tuple[ConversationTest, CallFiles, str | None]]:
+    """Each test with its call folder and artifact folder, every one checked up front."""
+    seen: dict[str, Path] = {}
+    for test, path in tests:
+        if test.id in seen:
+            raise InputError.one(
+                f"two tests share the id {test.id!r} (the other is {seen[test.id]}); "
+                "ids name each test's artifact and must be unique in a suite",
+                file=str(path),
+            )
+        seen[test.id] = path
+    root = out_root(req, "test")
+    plan = []
+    for test, path in tests:
+        out = None
+        if root is not None:
+            if test.id in (".", "..") or Path(test.id).name != test.id or "\\" in test.id:
+                raise InputError.one(
+                    f"test id {test.id!r} cannot name an artifact folder inside --out",
+                    file=str(path),
+                )
+            out = str(root / test.id)
+            preflight(replace(req, out=out), test, check_out=root.exists())
+        plan.append((test, suite_call(test, path), out))
+    return plan
+
+
+def suite(req: RunRequest, folder: Path) -> ConversationOutcome:
+    """Grade every test in `folder`, then write the artifacts (none when one refuses)."""
+    if req.has_evidence or req.trials is not None:
+        raise InputError.one(
+            "a suite reads each test's call from its own folder; drop --trace, "
+            "--transcript, --state, --audio and --trials"
+        )
+    plan = _plan(req, suite_tests(folder))
+    # Grade every test before writing anything: a refusal part-way leaves no artifacts behind.
+    graded = []
+    for test, files, out in plan:
+        run = grade_call(req, test, files)
+        graded.append((test, files, out, run, test_run_document(run)))
+    if req.out is not None and not Path(req.out).exists():
+        Path(req.out).mkdir()
+    items: list[Graded] = []
+    for test, files, out, run, doc in graded:
+        if out is not None:
+            doc["artifact"] = write_artifact(req, test, doc, files, out)
+        items.append(Graded(test.id, run, doc))
+    code = max((int(g.document["exit_code"]) for g in items), default=0)
+    document: dict[str, Any] = {
+        "kind": "hotato.test-suite",
+        "version": 1,
+        "exit_code": code,
+        "passed": all(g.run.passed for g in items),
+        "tests": [g.document for g in items],
+    }
+    return ConversationOutcome(document, items, suite=folder)

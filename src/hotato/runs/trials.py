@@ -1,0 +1,91 @@
+"""A test graded over a folder of independently recorded calls: pass@k, pass^k, a Wilson
+interval, and one artifact per trial."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from hotato.conversation.calls import trial_folders
+from hotato.conversation.document import test_run_document
+from hotato.conversation.reliability import Aggregate
+from hotato.conversation.runner import TestRun
+from hotato.conversation.testfile import ConversationTest
+from hotato.model.errors import InputError
+from hotato.runs.call import grade_call, preflight, write_artifact
+from hotato.runs.request import RunRequest
+
+
+def out_root(req: RunRequest, each: str) -> Path | None:
+    """--out for several runs (a suite's tests, or trials): a folder, one artifact per `each`."""
+    root = Path(req.out) if req.out is not None else None
+    if root is not None:
+        if root.is_symlink() or (root.exists() and not root.is_dir()):
+            raise InputError.one(
+                f"--out here must be a folder (one artifact per {each} inside it)",
+                file=str(root),
+            )
+        if not root.exists() and not root.parent.is_dir():
+            raise InputError.one("the folder that would hold --out does not exist", file=str(root))
+    return root
+
+
+def trials(req: RunRequest, test: ConversationTest) -> tuple[list[TestRun], dict[str, Any]]:
+    """Grade every trial in `req.trials`, then write the artifacts (none when one refuses)."""
+    if req.has_evidence:
+        raise InputError.one(
+            "--trials reads each call from its folder; drop --trace, "
+            "--transcript, --state and --audio"
+        )
+    calls = trial_folders(str(req.trials))
+    n = len(calls)
+    k = req.k or n
+    if k > n:
+        raise InputError.one(f"--k {k} is larger than the number of trials n={n}")
+    root = out_root(req, "trial")
+    outs = [str(root / Path(c.folder).name) if root is not None else None for c in calls]
+    for out in outs:
+        if out is not None:
+            preflight(replace(req, out=out), test, check_out=root is not None and root.exists())
+    # Grade every trial before writing anything: a refusal part-way leaves no artifacts behind.
+    runs = [grade_call(replace(req, repetitions=1), test, c) for c in calls]
+    artifacts: list[dict[str, Any]] = []
+    if root is not None:
+        root.mkdir(exist_ok=True)
+        for c, r, out in zip(calls, runs, outs, strict=True):
+            artifacts.append(write_artifact(req, test, test_run_document(r), c, str(out)))
+    passes = sum(r.passed for r in runs)
+    agg = Aggregate(n, k, passes, independent=True)
+    first = test_run_document(runs[0])
+    doc = {
+        **first,
+        "exit_code": int(max(r.exit_code for r in runs)),
+        "trials": [
+            {
+                "call": c.folder,
+                "passed": r.passed,
+                "exit_code": int(r.exit_code),
+                "summary": r.tally.as_dict(),
+                **({"artifact": artifacts[i]["path"]} if artifacts else {}),
+            }
+            for i, (c, r) in enumerate(zip(calls, runs, strict=True))
+        ],
+        "reliability": {
+            "runs": [
+                {"run": i + 1, "call": Path(c.folder).name, "passed": r.passed}
+                for i, (c, r) in enumerate(zip(calls, runs, strict=True))
+            ],
+            "aggregate": agg.as_dict(),
+        },
+    }
+    # Each condition holds only when it holds in every trial, so the conditions agree with
+    # `passed`; the lanes and scorecard beside them are the first trial's (see "trials").
+    doc["success"] = {
+        **first["success"],
+        "conditions": {
+            c: all(r.conditions[c] for r in runs) for c in first["success"]["conditions"]
+        },
+        "passed": all(r.passed for r in runs),
+    }
+    return runs, doc
