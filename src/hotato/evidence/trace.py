@@ -9,13 +9,53 @@ import msgspec
 
 from hotato._io import check_readable
 from hotato.model.errors import InputError, Problem
-from hotato.model.evidence import Span, Trace
+from hotato.model.evidence import SPAN_KEYS, Span, Trace
 
 SCHEMA = "hotato.voice_trace.v1"
 MAX_PROBLEMS = 20
 
 _span_decoder = msgspec.json.Decoder(Span)
 _any_decoder = msgspec.json.Decoder()
+_encode = msgspec.json.Encoder().encode
+
+
+def _with_extras_folded(line: bytes) -> bytes | None:
+    """A span line whose top level holds keys `Span` does not name (`error_message`, `ok`,
+    `http.method`, ...), rewritten with those keys moved under `attributes` (the top level
+    winning over an attribute of the same name, as it does when read), so the field reader
+    finds them. None when there is nothing to fold."""
+    try:
+        body = _any_decoder.decode(line)
+    except msgspec.DecodeError:
+        return None
+    if not isinstance(body, dict):
+        return None
+    extras = {k: v for k, v in body.items() if k not in SPAN_KEYS}
+    attributes = body.get("attributes")
+    if not extras or not (attributes is None or isinstance(attributes, dict)):
+        return None
+    folded = {k: v for k, v in body.items() if k in SPAN_KEYS}
+    folded["attributes"] = {**(attributes or {}), **extras}
+    return _encode(folded)
+
+
+class _StrictSpan(Span, forbid_unknown_fields=True):
+    """The same fields; a line naming any other top-level key is refused (so extras are seen)."""
+
+
+_strict_decoder = msgspec.json.Decoder(_StrictSpan)
+
+
+def _decode_span(line: bytes) -> Span:
+    """One span line. Lines that name only `Span`'s own keys (what ingest writes) decode in one
+    step; any other line is decoded again after its extra keys are folded into `attributes`."""
+    try:
+        return _strict_decoder.decode(line)
+    except msgspec.ValidationError as exc:
+        if not str(exc).startswith("Object contains unknown field"):
+            raise
+    folded = _with_extras_folded(line)
+    return _span_decoder.decode(folded if folded is not None else line)
 
 
 def _problem(path: str, lineno: int, message: str) -> Problem:
@@ -62,7 +102,7 @@ def load_trace(path: str | os.PathLike[str], digest: Any = None) -> Trace:
                 continue
             span_no += 1
             try:
-                span = _span_decoder.decode(line)
+                span = _decode_span(line)
             except msgspec.ValidationError as exc:
                 problems.append(_invalid(name, lineno, exc, span_no))
             except msgspec.DecodeError:

@@ -55,12 +55,16 @@ def _already_in_time_order(spans: list[Span]) -> bool:
 def time_ordered(trace: Trace) -> list[Span]:
     """`trace.ordered`, without the sort (and its million keys) when the spans are already in
     that order, as ingested traces are."""
-    return derived(trace, "time_ordered", lambda: (
-        trace.spans if _already_in_time_order(trace.spans) else trace.ordered))
+    return derived(
+        trace,
+        "time_ordered",
+        lambda: trace.spans if _already_in_time_order(trace.spans) else trace.ordered,
+    )
 
 
 def tools_time_ordered(trace: Trace) -> list[Span]:
     """`trace.tool_order`, likewise."""
+
     def build() -> list[Span]:
         tools = trace.by_type.get("tool_call", [])
         return tools if _already_in_time_order(tools) else trace.tool_order
@@ -75,12 +79,17 @@ def span_ids(spans: list[Span], limit: int = EVIDENCE_LIMIT) -> list[str]:
     return [s.id for s in spans[:limit]]
 
 
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str | dict) and bool(value)
+
+
 def error_text(span: Span) -> str:
-    err = span.error()
+    # The text, when the span holds one beside a bare flag (`error: true, message: ...`).
+    err = span.read("error_text", _is_text) or span.read("error_text")
     if err is None:
         if span.type == "tool_timeout":
             return "timeout"
-        return str(span.status or "")
+        return str(span.read("status") or "")
     if isinstance(err, dict):
         parts = [str(err.get(k)) for k in ("type", "code", "message") if err.get(k) is not None]
         return ": ".join(parts) if parts else msgspec.json.encode(err).decode()

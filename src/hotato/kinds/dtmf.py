@@ -38,8 +38,8 @@ def _validate(spec: Dtmf) -> list[str]:
 
 
 def _digits(span: Span) -> str:
-    value = span.digits if span.digits is not None else span.attributes().get("digits")
-    return str(value or "").translate(_SEPARATORS)
+    value = span.read("digits")
+    return ("" if value is None else str(value)).translate(_SEPARATORS)
 
 
 def _collected(trace: Trace) -> tuple[list[Span], str]:

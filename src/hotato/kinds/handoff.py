@@ -28,7 +28,7 @@ class Handoff(Spec, tag="handoff", frozen=True):
 
 
 def target(span: Span) -> str | None:
-    value = span.to or span.attributes().get("to") or span.attributes().get("destination")
+    value = span.read("handoff_to")
     return str(value) if value is not None else None
 
 

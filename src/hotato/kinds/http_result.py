@@ -41,12 +41,10 @@ def _validate(spec: HttpResult) -> list[str]:
 
 
 def _status(span: Span) -> int | None:
-    if span.status_code is not None:
-        return span.status_code
-    if isinstance(span.status, int):
-        return span.status
-    code = span.attributes().get("http.response.status_code")
-    return code if isinstance(code, int) else None
+    code = span.read("status_code")
+    if code is None and isinstance(span.status, int):
+        code = span.status
+    return code if isinstance(code, int) and not isinstance(code, bool) else None
 
 
 Exchange = tuple[str, int | None, Span]  # method (upper case), status code, the span
@@ -57,14 +55,14 @@ def _by_url(trace: Trace) -> dict[str, list[Exchange]]:
     once per distinct URL, and reads method and status as plain values."""
     groups: dict[str, list[Exchange]] = {}
     for span in trace.by_type.get("http_exchange", []):
-        method = span.method or span.attributes().get("http.request.method")
-        url = span.url or span.attributes().get("url.full") or ""
+        method = span.read("method")
+        url = span.read("url") or ""
         groups.setdefault(str(url), []).append((str(method or "").upper(), _status(span), span))
     return groups
 
 
 def _body(span: Span) -> Any:
-    return as_object(span.response() if span.response_raw else span.result())
+    return as_object(span.read("response"))
 
 
 @kind(HttpResult, reads={Source.TRACE}, validate=_validate)
@@ -74,14 +72,18 @@ def check(spec: HttpResult, ev: Evidence) -> Verdict:
     groups = derived(trace, "http_result", lambda: _by_url(trace))
     pattern = compile_pattern(spec.url_matches) if spec.url_matches is not None else None
     method = spec.method.upper() if spec.method is not None else None
-    wanted = None if spec.status is None else (
-        spec.status if isinstance(spec.status, list) else [spec.status])
+    wanted = (
+        None
+        if spec.status is None
+        else (spec.status if isinstance(spec.status, list) else [spec.status])
+    )
     matched: list[Span] = []
     for url, exchanges in groups.items():
         if pattern is not None and not pattern.search(encoded(url)):
             continue
         matched += [
-            span for got_method, status, span in exchanges
+            span
+            for got_method, status, span in exchanges
             if (method is None or got_method == method)
             and (wanted is None or status in wanted)
             and (spec.response_subset is None or subset(spec.response_subset, _body(span)))
@@ -92,6 +94,4 @@ def check(spec: HttpResult, ev: Evidence) -> Verdict:
             f"{len(matched)} recorded exchange(s) match", evidence=span_ids(matched)
         )
     total = sum(len(exchanges) for exchanges in groups.values())
-    return Verdict.failed(
-        f"none of the {total} recorded HTTP exchange(s) match", observed=total
-    )
+    return Verdict.failed(f"none of the {total} recorded HTTP exchange(s) match", observed=total)

@@ -124,7 +124,7 @@ def _part(spec: Outcome, part: Part, ev: Evidence) -> tuple[bool | None, str]:
             None if ev.trace.tool_calls.get(str(part.tool)) else False
         ), f"tool {part.tool!r} recorded no result"
     present = any(
-        not missing(dotted(as_object(s.result()), str(part.field_present))) for s in spans
+        not missing(dotted(as_object(s.read("result")), str(part.field_present))) for s in spans
     )
     return present, f"field {part.field_present!r} {'is' if present else 'is not'} in the result"
 

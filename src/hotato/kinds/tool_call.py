@@ -68,8 +68,15 @@ def calls(trace: Trace, name: str, args_subset: dict[str, Any] | None) -> list[S
         return spans
     needle = _needle(args_subset)
     if needle is not None:  # read only the calls whose raw arguments could hold the value
-        spans = [s for s in spans if needle in (raw := bytes(s.arguments_raw)) or b"\\" in raw]
-    return [s for s in spans if subset(args_subset, as_object(s.arguments()))]
+        spans = [s for s in spans if _may_hold(s, needle)]
+    return [s for s in spans if subset(args_subset, as_object(s.read("arguments")))]
+
+
+def _may_hold(span: Span, needle: bytes) -> bool:
+    raw = bytes(span.arguments_raw)
+    if not raw:  # the arguments may sit under `attributes`
+        return bool(span.attributes_raw)
+    return needle in raw or b"\\" in raw
 
 
 def _needle(args_subset: dict[str, Any]) -> bytes | None:
@@ -150,8 +157,7 @@ def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
         )
     seen = [s.name for s in islice(tool_order, 20)]
     return Verdict.failed(
-        f"required order {list(order)} broke at {order[step]!r}; "
-        f"tools ran in the order {seen}",
+        f"required order {list(order)} broke at {order[step]!r}; tools ran in the order {seen}",
         evidence=span_ids(hits),
     )
 

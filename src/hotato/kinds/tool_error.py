@@ -38,10 +38,15 @@ def _validate(spec: ToolError) -> list[str]:
 
 
 def _may_have_raised(span: Span) -> bool:
-    """What Span.raised() needs, read from raw bytes: an error, a status, or `false` somewhere
-    in the result (for `ok: false`). Most calls fail this without decoding anything."""
-    return bool(span.error_raw) or isinstance(span.status, str) or (
-        bool(span.result_raw) and b"false" in bytes(span.result_raw))
+    """What Span.raised() needs, read from raw bytes: an error, a status, attributes (which may
+    hold either), or `false` somewhere in the result (for `ok: false`). Most calls fail this
+    without decoding anything."""
+    return (
+        bool(span.error_raw)
+        or isinstance(span.status, str)
+        or bool(span.attributes_raw)
+        or (bool(span.result_raw) and b"false" in bytes(span.result_raw))
+    )
 
 
 def errors(trace: Trace, name: str | None) -> list[Span]:

@@ -35,7 +35,7 @@ class ToolResult(Spec, tag="tool_result", frozen=True):
 
 def recorded_results(spans: list[Span]) -> Iterator[tuple[Span, Any]]:
     """The spans that recorded a result, each with its result (JSON strings read as JSON)."""
-    return ((s, as_object(s.result())) for s in spans if s.has_result)
+    return ((s, as_object(s.read("result"))) for s in spans if s.has_result)
 
 
 @kind(ToolResult, reads={Source.TRACE})

@@ -7,6 +7,7 @@ A trace that was not supplied is `None`; a trace that was supplied and holds no 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
@@ -14,10 +15,9 @@ from typing import Any
 
 import msgspec
 
-# Span types that record how a call ended.
-TERMINATION_TYPES = frozenset({"call_ended", "termination", "hangup"})
-# Span types that record a transfer.
-HANDOFF_TYPES = frozenset({"handoff", "transfer"})
+from hotato.model.span_fields import HANDOFF_TYPES as HANDOFF_TYPES
+from hotato.model.span_fields import TERMINATION_TYPES as TERMINATION_TYPES
+from hotato.model.span_fields import read_field
 
 _decode_any = msgspec.json.Decoder().decode
 
@@ -28,6 +28,9 @@ class Span(msgspec.Struct, kw_only=True, gc=False):
     Payload fields (arguments, result, error, attributes, response) stay as raw JSON until a
     check asks for them: a million-span trace is indexed without building a million dicts.
     `result` absent and `result: null` differ: absent is an unknown result.
+    Fields a span keeps elsewhere than here (under `attributes`, or under another name) are
+    read with `read(field)`; the loader folds top-level keys this struct does not name into
+    `attributes`, so nothing a trace wrote is lost.
     """
 
     type: str
@@ -40,7 +43,7 @@ class Span(msgspec.Struct, kw_only=True, gc=False):
     to: str | None = None
     by: str | None = None
     reason: str | None = None
-    digits: str | None = None
+    digits: str | int | None = None
     method: str | None = None
     url: str | None = None
     status_code: int | None = None
@@ -58,7 +61,14 @@ class Span(msgspec.Struct, kw_only=True, gc=False):
 
     @property
     def has_result(self) -> bool:
-        return bool(self.result_raw)
+        """The span recorded a result (null included), at the top level or in `attributes`."""
+        if self.result_raw:
+            return True
+        return (
+            bool(self.attributes_raw)
+            and b'"result"' in bytes(self.attributes_raw)
+            and ("result" in self.attributes())
+        )
 
     def arguments(self) -> Any:
         return _decode_any(self.arguments_raw) if self.arguments_raw else None
@@ -76,10 +86,21 @@ class Span(msgspec.Struct, kw_only=True, gc=False):
     def response(self) -> Any:
         return _decode_any(self.response_raw) if self.response_raw else None
 
-    def attr(self, key: str) -> Any:
-        """A field that may sit on the span itself or under `attributes`."""
-        value = getattr(self, key, None) if key in self.__struct_fields__ else None
-        return value if value is not None else self.attributes().get(key)
+    def top(self, key: str) -> Any:
+        """The value this span holds at its own level under `key` (None when it holds none)."""
+        raw = _RAW_FIELDS.get(key)
+        if raw is not None:
+            data = getattr(self, raw)
+            return _decode_any(data) if data else None
+        return getattr(self, key) if key in _TYPED_FIELDS else None
+
+    def read(self, field: str, accept: Callable[[Any], bool] | None = None) -> Any:
+        """A logical field (see `hotato.model.span_fields.SPAN_FIELDS`) under any of its names,
+        at the top level or under `attributes`; None when the span carries none. With `accept`,
+        the first value it takes (`error: true` beside `message: "declined"`: the text)."""
+        if accept is None:
+            return read_field(field, self.top, self.attributes)
+        return read_field(field, self.top, self.attributes, accept)
 
     @property
     def time(self) -> float | None:
@@ -87,20 +108,38 @@ class Span(msgspec.Struct, kw_only=True, gc=False):
         return self.start_sec if self.start_sec is not None else self.time_sec
 
     def raised(self) -> bool:
-        """The tool raised: a truthy `error`, `status: error`, or a result with `ok: false`."""
-        if self.error_raw and self.error():
+        """The tool raised: a truthy `error`, `status: error`, `ok: false` on the span, or a
+        result with `ok: false`."""
+        if self.read("error") not in (None, "", False):
             return True
-        if isinstance(self.status, str) and self.status.lower() in {"error", "failed", "failure"}:
+        status = self.read("status")
+        if isinstance(status, str) and status.lower() in {"error", "failed", "failure"}:
             return True
-        result = self.result() if self.result_raw else None
+        if self.read("ok") is False:
+            return True
+        result = self.read("result")
         return isinstance(result, dict) and result.get("ok") is False
 
     def measured_latency_ms(self) -> float | None:
         if self.latency_ms is not None:
             return self.latency_ms
+        if self.attributes_raw:
+            value = self.attributes().get("latency_ms")
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                return float(value)
         if self.start_sec is not None and self.end_sec is not None:
             return round((self.end_sec - self.start_sec) * 1000.0, 3)
         return None
+
+
+# Top-level keys held as raw JSON, by their name in a trace, and the typed ones.
+_RAW_FIELDS = {f.encode_name: f.name for f in msgspec.structs.fields(Span) if f.type is msgspec.Raw}
+_TYPED_FIELDS = frozenset(
+    f.encode_name
+    for f in msgspec.structs.fields(Span)
+    if f.type is not msgspec.Raw and f.name != "index"
+)
+SPAN_KEYS = frozenset(_RAW_FIELDS) | _TYPED_FIELDS  # every key a span line names directly
 
 
 @dataclass
