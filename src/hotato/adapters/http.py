@@ -79,6 +79,11 @@ class HttpReader:
                 return candidate
         return None
 
+    def new_call(self) -> None:
+        """A long-lived grader starts another call: an earlier call's unreachable verdict
+        is forgotten, so the system of record is tried again."""
+        self._down = None
+
     def close(self) -> None:
         if self._client is not None:
             self._client.close()

@@ -63,6 +63,11 @@ class SqlReader:
         finally:
             self._end(conn, autocommit)
 
+    def new_call(self) -> None:
+        """A long-lived grader starts another call: an earlier call's unreachable verdict
+        is forgotten, so the system of record is tried again."""
+        self._down = None
+
     def close(self) -> None:
         for conn in self._conns.values():
             with contextlib.suppress(Exception):

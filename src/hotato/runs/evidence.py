@@ -1,0 +1,85 @@
+"""Evidence given as a path or as an already loaded object: both are accepted everywhere."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from hotato.engine.evaluate import Sources
+from hotato.model.errors import InputError
+from hotato.model.evidence import Trace, Transcript
+from hotato.model.state import StateReader, StateSource
+
+PathLike = str | os.PathLike[str]
+TraceInput = PathLike | Trace
+TranscriptInput = PathLike | Transcript
+
+
+def is_reader(value: Any) -> bool:
+    """A user's own state reader: any object with `query(resource, filters)`."""
+    return callable(getattr(value, "query", None))
+
+
+def trace_of(
+    trace: TraceInput | None, trace_format: str, verified: str | None = None
+) -> Trace | None:
+    if trace is None or isinstance(trace, Trace):
+        return trace
+    from hotato.engine.sources import open_trace
+
+    return open_trace(os.fspath(trace), trace_format, verified)
+
+
+def transcript_of(transcript: TranscriptInput | None) -> Transcript | None:
+    if transcript is None or isinstance(transcript, Transcript):
+        return transcript
+    from hotato.evidence.transcript import load_transcript
+
+    return load_transcript(os.fspath(transcript))
+
+
+def path_of(value: Any, what: str) -> str | None:
+    """The path of a file argument, or None; an object where a path is needed is refused."""
+    if value is None:
+        return None
+    if isinstance(value, str | os.PathLike):
+        return os.fspath(value)
+    raise InputError.one(f"{what} must be a path here, not a {type(value).__name__}")
+
+
+def state_source(
+    state: PathLike | StateReader | StateSource | None, state_before: PathLike | None
+) -> StateSource | None:
+    """A StateSource for one call. A path opens its adapter (closed with the call's Sources); a
+    user's reader object is asked through a per-call cache and never closed by hotato."""
+    if state is None or isinstance(state, StateSource):
+        return state
+    before = os.fspath(state_before) if state_before is not None else None
+    if is_reader(state):
+        from hotato.adapters.cache import CachedReader
+        from hotato.adapters.sandbox import read_sandbox
+
+        return StateSource(
+            after=CachedReader(state),  # type: ignore[arg-type]
+            before=CachedReader(read_sandbox(before).as_before()) if before else None,
+            description=f"reader {type(state).__name__}",
+        )
+    from hotato.adapters import open_state
+
+    return open_state(os.fspath(state), before)  # type: ignore[arg-type]
+
+
+def sources_of(
+    trace: TraceInput | None,
+    transcript: TranscriptInput | None,
+    state: Any,
+    state_before: PathLike | None,
+    trace_format: str = "auto",
+    trace_sha256: str | None = None,
+) -> Sources:
+    """The Sources of one call from paths or loaded objects (None: not supplied)."""
+    return Sources(
+        trace=trace_of(trace, trace_format, trace_sha256),
+        transcript=transcript_of(transcript),
+        state=state_source(state, state_before),
+    )

@@ -1,0 +1,81 @@
+"""What grading one call against an assertions file gives back, typed, with its JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from hotato.engine.run import RunOutcome
+from hotato.model.results import Result
+from hotato.model.status import Policy, Status
+from hotato.runs.trace_auth import auth_doc
+
+if TYPE_CHECKING:
+    from hotato.artifacts.trace_auth import TraceAuth
+
+
+class NotPassed(AssertionError):
+    """A graded call did not pass; the message is its verdict table."""
+
+
+@dataclass
+class AssertionsResult:
+    """One call graded against an assertions file: every result in document order, the
+    inconclusive policy that decided the exit code, and the trace's authentication when a
+    check of its signature was asked for."""
+
+    outcome: RunOutcome
+    auth: TraceAuth | None = None
+
+    @property
+    def results(self) -> list[Result]:
+        return self.outcome.results
+
+    @property
+    def policy(self) -> Policy:
+        return self.outcome.policy
+
+    @property
+    def exit_code(self) -> int:
+        """0, 1 or 2, exactly as `hotato assert run` would exit."""
+        return int(self.outcome.exit_code)
+
+    @property
+    def passed(self) -> bool:
+        """True when the exit code is 0: no FAIL, and no INCONCLUSIVE the policy counts."""
+        return self.exit_code == 0
+
+    @property
+    def inconclusive(self) -> list[Result]:
+        return [r for r in self.outcome.deterministic if r.status is Status.INCONCLUSIVE]
+
+    @property
+    def failed(self) -> list[Result]:
+        return [r for r in self.outcome.deterministic if r.status is Status.FAIL]
+
+    def extra(self) -> dict[str, Any] | None:
+        """The envelope's extra keys: `trace_auth` when the trace's signature was checked."""
+        return {"trace_auth": auth_doc(self.auth)} if self.auth is not None else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The assert.v1 envelope (`hotato assert run --format json`) as data."""
+        from hotato.report.json_out import envelope
+
+        return envelope(self.outcome, self.extra())
+
+    def to_json(self) -> str:
+        """The assert.v1 envelope exactly as `hotato assert run --format json` prints it."""
+        from hotato.report.json_out import dumps
+
+        return dumps(self.to_dict())
+
+    def table(self, title: str = "hotato") -> str:
+        """The verdict table `hotato assert run` prints, under `title`."""
+        from hotato.report.text import render
+
+        return render(self.outcome, title)
+
+    def assert_passed(self, title: str = "hotato") -> None:
+        """Raise NotPassed (an AssertionError) with the verdict table unless the call passed."""
+        if not self.passed:
+            raise NotPassed(self.table(title))
