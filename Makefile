@@ -9,15 +9,21 @@ $(BIN)/hotato: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-.PHONY: demo test lint bench
+.PHONY: demo test check bench
 demo: $(BIN)/hotato
 	$(BIN)/hotato demo
 
+# The whole gate: lint, format, types, the layer contract, every test on both cores.
 test: $(BIN)/hotato
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
+
+# The edit loop (under 30 s): lint and the tests not marked slow, stopping at the first failure.
+check: $(BIN)/hotato
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/pytest -n auto -x -m "not slow"
 
 bench: $(BIN)/hotato
 	$(BIN)/python bench/run.py

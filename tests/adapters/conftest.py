@@ -1,5 +1,6 @@
 """Real systems of record for the adapter tests: PostgreSQL and MariaDB on 127.0.0.1 (started by
-.ci/services; a service that is down fails its tests, nothing is skipped), SQLite files, and
+.ci/services; where one is down its tests skip with the reason, and fail under
+HOTATO_REQUIRE_SERVICES=1, as in CI), SQLite files, and
 loopback servers started inside the test."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import require_service
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 MARIADB_URL = "mysql://root@127.0.0.1:3306/test"
@@ -80,11 +82,13 @@ def _server_db(url: str, dialect: str) -> Iterator[Db]:
 
 @pytest.fixture
 def pg() -> Iterator[Db]:
+    require_service("postgresql")
     yield from _server_db(PG_URL, "postgresql")
 
 
 @pytest.fixture
 def maria() -> Iterator[Db]:
+    require_service("mariadb")
     yield from _server_db(MARIADB_URL, "mysql")
 
 

@@ -167,7 +167,7 @@ def outcome(data: bytes, name: str) -> None:
         assert str(exc)  # a refusal that says something
 
 
-FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST

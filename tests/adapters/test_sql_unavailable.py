@@ -55,11 +55,13 @@ def test_an_unknown_host_is_dns(scheme: str) -> None:
     assert took < 5
 
 
+@pytest.mark.services("postgresql")
 def test_postgresql_an_unknown_role_is_auth_failed() -> None:
     err, _ = unavailable("postgresql://no_such_role_hotato@127.0.0.1:5432/test")
     assert err.cause == "auth_failed"
 
 
+@pytest.mark.services("mariadb")
 def test_mariadb_a_wrong_password_is_auth_failed_and_never_shown(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOTATO_TEST_DB_PASSWORD", SECRET)
@@ -92,7 +94,13 @@ def test_a_password_in_a_url_is_refused_without_echoing_it(url: str) -> None:
     assert "password" in str(exc.value) and SECRET not in str(exc.value)
 
 
-@pytest.mark.parametrize("scheme", ["postgresql", "mysql"])
+@pytest.mark.parametrize(
+    "scheme",
+    [
+        pytest.param("postgresql", marks=pytest.mark.services("postgresql")),
+        pytest.param("mysql", marks=pytest.mark.services("mariadb")),
+    ],
+)
 def test_an_unknown_database_is_its_own_cause(scheme: str) -> None:
     user = "postgres" if scheme == "postgresql" else "root"
     err, _ = unavailable(f"{scheme}://{user}@127.0.0.1/hotato_no_such_db")

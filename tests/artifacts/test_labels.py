@@ -304,7 +304,7 @@ def test_artifact_ref_from_manifest_bytes_matches_the_folder(artifact: Path) -> 
     assert ArtifactRef.from_manifest(manifest) == artifact_ref(artifact)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(deadline=None)
 @given(
     reviewer=st.text(min_size=1).filter(str.strip),
     note=st.text(),

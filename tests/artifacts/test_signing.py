@@ -282,7 +282,7 @@ def test_url_safe_and_unpadded_base64_are_accepted() -> None:
 # -- properties -----------------------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(deadline=None)
 @given(payload=st.binary(max_size=512), payload_type=st.text(min_size=1, max_size=40))
 def test_round_trip_and_sslib_agree(payload: bytes, payload_type: str) -> None:
     envelope = sign(payload, payload_type, KEY)
@@ -292,7 +292,7 @@ def test_round_trip_and_sslib_agree(payload: bytes, payload_type: str) -> None:
     assert independent.verify([_sslib_key(KEY)], threshold=1)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(deadline=None)
 @given(payload=st.binary(min_size=1, max_size=256), data=st.data())
 def test_any_flipped_payload_byte_is_caught(payload: bytes, data: st.DataObject) -> None:
     envelope = json.loads(sign(payload, TYPE, KEY))

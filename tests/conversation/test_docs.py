@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tests.conftest import REPO
 from tests.docrun import commands, in_order, parse, run_page
 
@@ -47,5 +48,6 @@ def test_the_output_matcher() -> None:
     assert in_order(["b", "d"], printed) == "d"
 
 
+@pytest.mark.slow  # runs every command of the page in a shell
 def test_every_command_in_the_document_works(tmp_path: Path) -> None:
     run_page(DOC, STEPS, tmp_path)

@@ -193,7 +193,7 @@ def _decodes_or_refuses(value: Any) -> None:
             assert str(problem)
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(VALUES | st.dictionaries(KEYS, VALUES, max_size=8))
 def test_random_documents_decode_or_raise_input_error(value: Any) -> None:
     _decodes_or_refuses(value)
@@ -205,7 +205,7 @@ ASSERTION = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.fixed_dictionaries(
         {
@@ -242,7 +242,7 @@ def test_near_valid_documents_decode_or_raise_input_error(value: dict[str, Any])
     _decodes_or_refuses(value)
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(KEYS, VALUES, max_size=6), st.booleans())
 def test_documents_through_the_text_parsers_decode_or_raise_input_error(
     value: dict[str, Any], as_json: bool
@@ -264,7 +264,7 @@ def test_documents_through_the_text_parsers_decode_or_raise_input_error(
         assert all(p.file == name for p in exc.problems)
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=200), st.booleans())
 def test_arbitrary_text_decodes_or_raises_input_error(text: str, as_json: bool) -> None:
     try:

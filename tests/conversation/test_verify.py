@@ -352,7 +352,7 @@ MANIFEST = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(MANIFEST)
 def test_verify_never_crashes_on_a_manifest(pristine: Path, manifest: dict[str, Any]) -> None:
     """Whatever the manifest says, verify gives a report (a refusal, exit 2), never an error."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tests.conftest import REPO
 from tests.docrun import commands, in_order, parse, run_page
 
@@ -44,5 +45,6 @@ def test_the_page_covers_the_assertion_file() -> None:
     assert all(c.expected for c in shown), "every command shows what it prints"
 
 
+@pytest.mark.slow  # runs every command of the page in a shell
 def test_every_command_on_the_page_works(tmp_path: Path) -> None:
     run_page(DOC, STEPS, tmp_path)

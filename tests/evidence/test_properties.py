@@ -33,7 +33,7 @@ from hotato.model.evidence import Span, Trace, Transcript, Turn
 from hotato.model.state import StateSource, StateUnavailable
 
 META = json.dumps({"_meta": True, "schema": SCHEMA}).encode() + b"\n"
-SETTINGS = settings(max_examples=150, deadline=None,
+SETTINGS = settings(deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 

@@ -21,7 +21,7 @@ from hotato.evidence.ingest import load_any_trace
 from hotato.model.errors import InputError
 from hotato.model.evidence import Trace
 
-SETTINGS = settings(max_examples=300, deadline=None,
+SETTINGS = settings(deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),

@@ -22,7 +22,7 @@ from hotato.model.evidence import Span, Trace
 from hotato.model.match import subset
 from hotato.model.status import Status
 
-SETTINGS = settings(max_examples=300, deadline=None,
+SETTINGS = settings(deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["a", "b", "c"]
 times = st.one_of(st.none(), st.sampled_from([0.0, 1.0, 1.0, 2.0, 3.5]))
@@ -282,7 +282,7 @@ def _valid(pattern: str) -> bool:
     return True
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.filter_too_much])
 @given(st.lists(st.tuples(st.sampled_from(["agent", "caller"]), turn_text), max_size=30),
        pattern_text.filter(_valid), st.sampled_from([None, "agent", "caller"]), st.booleans())
