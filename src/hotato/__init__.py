@@ -1,8 +1,12 @@
 """hotato: did the task happen, or was it just claimed?
 
-Deterministic say-do grading for voice and phone agents. The library surface:
+Deterministic say-do grading for voice and phone agents. The library (see docs/api.md):
 
-    from hotato import load_assertions, load_trace, load_transcript, run_assertions
+    import hotato
+
+    result = hotato.grade("assertions.yaml", trace="call.jsonl", state="orders.db")
+    outcome = hotato.run_trials("refund.yaml", "recorded-calls/", k=3, out="artifacts/")
+    hotato.verify_artifact("artifacts/call-1").ok
 
 Names load on first use, so `import hotato` stays cheap for the CLI.
 """
@@ -10,21 +14,67 @@ Names load on first use, so `import hotato` stays cheap for the CLI.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hotato._version import __version__
 
-_LAZY = {
-    "load_assertions": "hotato.api",
-    "load_trace": "hotato.api",
-    "load_transcript": "hotato.api",
-    "run_assertions": "hotato.api",
-}
+if TYPE_CHECKING:
+    from hotato.api import (
+        AssertionSet,
+        AssertionsResult,
+        ConversationOutcome,
+        ConversationTest,
+        Grader,
+        InputError,
+        NotPassed,
+        Problem,
+        UsageError,
+        Verification,
+        grade,
+        ingest,
+        load_assertions,
+        load_test,
+        load_trace,
+        load_transcript,
+        run_assertions,
+        run_suite,
+        run_test,
+        run_trials,
+        sign_label,
+        verify_artifact,
+        verify_label,
+    )
 
-__all__ = ["__version__", *_LAZY]
+__all__ = [
+    "AssertionSet",
+    "AssertionsResult",
+    "ConversationOutcome",
+    "ConversationTest",
+    "Grader",
+    "InputError",
+    "NotPassed",
+    "Problem",
+    "UsageError",
+    "Verification",
+    "__version__",
+    "grade",
+    "ingest",
+    "load_assertions",
+    "load_test",
+    "load_trace",
+    "load_transcript",
+    "run_assertions",
+    "run_suite",
+    "run_test",
+    "run_trials",
+    "sign_label",
+    "verify_artifact",
+    "verify_label",
+]
+_API = frozenset(__all__) - {"__version__"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
+    if name in _API:
+        return getattr(importlib.import_module("hotato.api"), name)
     raise AttributeError(f"module 'hotato' has no attribute {name!r}")

@@ -1,52 +1,324 @@
-"""The library surface: the same engine the CLI runs, without the CLI.
+"""The library: every use case of the CLI as a typed call that never prints or exits.
 
-    from hotato import load_assertions, load_trace, load_transcript, run_assertions
+    import hotato
 
-    outcome = run_assertions("assertions.yaml", trace="call.jsonl", transcript="turns.json")
-    for result in outcome.results:
-        print(result.id, result.status, result.reason)
-    outcome.exit_code  # 0, 1 or 2, as `hotato assert run` would exit
+    result = hotato.grade("assertions.yaml", trace="call.jsonl", state="orders.db")
+    result.passed, result.exit_code   # exit_code: 0, 1 or 2, as `hotato assert run` exits
+    print(result.to_json())           # the JSON `assert run --format json` prints
+
+    outcome = hotato.run_trials("refund.yaml", "recorded-calls/", k=3, out="artifacts/")
+    hotato.verify_artifact("artifacts/call-1").ok
+
+Every argument that names a file takes a path (str or os.PathLike); evidence may also be an
+already loaded object (`hotato.load_trace(...)`, `hotato.load_transcript(...)`), and `state` may
+be your own object with `query(resource, filters)`. Refused input raises `hotato.InputError`
+(the CLI's exit 2), whose `.problems` say what and where. See docs/api.md.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, overload
 
+from hotato.conversation.testfile import ConversationTest, load_test
 from hotato.engine.loader import AssertionSet, load_assertions
-from hotato.engine.packs import merge_packs
-from hotato.engine.run import RunOutcome, run
-from hotato.engine.sources import open_sources
+from hotato.engine.run import RunOutcome
 from hotato.evidence.trace import load_trace
 from hotato.evidence.transcript import load_transcript
+from hotato.model.errors import InputError, Problem, UsageError
+from hotato.runs.evidence import PathLike, TraceInput, TranscriptInput
+from hotato.runs.grader import Grader, StateInput
+from hotato.runs.outcome import ConversationOutcome
+from hotato.runs.result import AssertionsResult, NotPassed
+from hotato.runs.verify import Verification
 
-PathLike = str | os.PathLike[str]
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from hotato.artifacts.labels import VerifiedLabel
+    from hotato.artifacts.signing import Trust
+    from hotato.conversation.judge import JudgeConfig
+    from hotato.evidence.ingest import IngestResult
+    from hotato.model.evidence import Trace
+
+Paths = Sequence[PathLike]
+
+
+def grade(
+    assertions: PathLike | AssertionSet,
+    *,
+    trace: TraceInput | None = None,
+    transcript: TranscriptInput | None = None,
+    state: StateInput | None = None,
+    state_before: PathLike | None = None,
+    packs: Sequence[str] = (),
+    inconclusive_policy: str | None = None,
+    trace_format: str = "auto",
+    trace_keys: Paths = (),
+    require_signed_trace: bool = False,
+) -> AssertionsResult:
+    """Grade one call against an assertions file, as `hotato assert run` does.
+
+    Evidence left as None is not supplied, and the checks that need it are INCONCLUSIVE (with
+    that cause). To grade many calls against one file, keep a `Grader` instead."""
+    from hotato.runs.assertions import grade_assertions
+
+    return grade_assertions(
+        assertions,
+        packs=packs,
+        trace=trace,
+        transcript=transcript,
+        state=state,
+        state_before=state_before,
+        trace_format=trace_format,
+        trace_keys=[os.fspath(k) for k in trace_keys],
+        require_signed_trace=require_signed_trace,
+        inconclusive_policy=inconclusive_policy,
+    )
 
 
 def run_assertions(
     assertions: PathLike | AssertionSet,
     *,
-    trace: PathLike | None = None,
-    transcript: PathLike | None = None,
-    state: str | None = None,
-    state_before: str | None = None,
+    trace: TraceInput | None = None,
+    transcript: TranscriptInput | None = None,
+    state: StateInput | None = None,
+    state_before: PathLike | None = None,
     packs: list[str] | None = None,
     inconclusive_policy: str | None = None,
     trace_format: str = "auto",
 ) -> RunOutcome:
-    """Grade one call. Evidence left as None is "not supplied" and its checks are INCONCLUSIVE.
+    """The engine's RunOutcome for one call (the 1.x call); `grade` gives the typed result."""
+    return grade(
+        assertions,
+        trace=trace,
+        transcript=transcript,
+        state=state,
+        state_before=state_before,
+        packs=packs or (),
+        inconclusive_policy=inconclusive_policy,
+        trace_format=trace_format,
+    ).outcome
 
-    Raises hotato.model.errors.InputError for malformed input (the CLI's exit 2).
-    """
-    aset = assertions if isinstance(assertions, AssertionSet) else load_assertions(assertions)
-    aset = merge_packs(aset, packs or [])
-    sources = open_sources(
-        str(trace) if trace is not None else None,
-        str(transcript) if transcript is not None else None,
-        state,
-        state_before,
-        trace_format,
+
+def run_test(
+    test: PathLike | ConversationTest,
+    *,
+    agent: str | None = None,
+    trace: PathLike | None = None,
+    transcript: PathLike | None = None,
+    state: PathLike | None = None,
+    state_before: PathLike | None = None,
+    audio: PathLike | None = None,
+    out: PathLike | None = None,
+    inconclusive_policy: str | None = None,
+    repetitions: int | None = None,
+    labels: PathLike | None = None,
+    trust: Paths = (),
+    judge: JudgeConfig | None = None,
+    gate_judge: bool = False,
+    sign_key: PathLike | None = None,
+    created_at: str | None = None,
+    origin: str = "real",
+    trace_format: str = "auto",
+    trace_keys: Paths = (),
+    require_signed_trace: bool = False,
+) -> ConversationOutcome:
+    """Grade one recorded call against a conversation test, as `hotato test run TEST` does.
+
+    The call is the evidence given, else the test's own `call:` folder. `agent` defaults to
+    the test's. With `out`, a tamper-evident artifact is written there (signed with `sign_key`
+    when given). `labels` (a folder of signed human labels) needs `trust`."""
+    return _run(
+        test,
+        agent=agent,
+        trace=trace,
+        transcript=transcript,
+        state=state,
+        state_before=state_before,
+        audio=audio,
+        out=out,
+        inconclusive_policy=inconclusive_policy,
+        repetitions=repetitions,
+        labels=labels,
+        trust=trust,
+        judge=judge,
+        gate_judge=gate_judge,
+        sign_key=sign_key,
+        created_at=created_at,
+        origin=origin,
+        trace_format=trace_format,
+        trace_keys=trace_keys,
+        require_signed_trace=require_signed_trace,
     )
-    return run(aset, sources, inconclusive_policy)
 
 
-__all__ = ["load_assertions", "load_trace", "load_transcript", "run_assertions"]
+def run_trials(
+    test: PathLike | ConversationTest,
+    trials: PathLike,
+    *,
+    k: int | None = None,
+    agent: str | None = None,
+    out: PathLike | None = None,
+    **options: Any,
+) -> ConversationOutcome:
+    """Grade a test over a folder of independently recorded calls (one per sub-folder):
+    pass@k, pass^k and a Wilson interval; with `out`, one artifact per trial inside it.
+    `options` are `run_test`'s (state_before, labels, trust, judge, sign_key, ...)."""
+    return _run(test, agent=agent, out=out, trials=trials, k=k, **options)
+
+
+def run_suite(
+    folder: PathLike,
+    *,
+    agent: str | None = None,
+    out: PathLike | None = None,
+    **options: Any,
+) -> ConversationOutcome:
+    """Run every conversation test under `folder` against its own call folder (the test's
+    `call:`, or a sibling folder named like the file). `agent` defaults to each test's own;
+    with `out`, one artifact per test inside it. `options` are `run_test`'s."""
+    return _run(folder, agent=agent, out=out, **options)
+
+
+def _run(test: PathLike | ConversationTest, **kw: Any) -> ConversationOutcome:
+    from hotato.runs.conversation import run_request
+    from hotato.runs.request import RunRequest
+
+    def fs(value: Any) -> Any:
+        return os.fspath(value) if isinstance(value, str | os.PathLike) else value
+
+    policy = kw.pop("inconclusive_policy", None)
+    trust = tuple(os.fspath(p) for p in kw.pop("trust", ()))
+    trace_keys = tuple(os.fspath(p) for p in kw.pop("trace_keys", ()))
+    loaded = test if isinstance(test, ConversationTest) else None
+    req = RunRequest(
+        test_path=_path(test),
+        loaded=loaded,
+        policy=policy,
+        trust=trust,
+        trace_keys=trace_keys,
+        **{n: fs(v) for n, v in kw.items()},
+    )
+    return run_request(req)
+
+
+def _path(test: PathLike | ConversationTest) -> str:
+    return "." if isinstance(test, ConversationTest) else os.fspath(test)
+
+
+def verify_artifact(folder: PathLike, *, trust: Paths = ()) -> Verification:
+    """Re-hash every child an artifact's manifest binds; with `trust` (public keys or folders
+    of them) its signature must hold too. Look at `.ok`: a refusal is a verdict, not an error."""
+    from hotato.runs.verify import verify_conversation_artifact
+
+    return verify_conversation_artifact(folder, list(trust))
+
+
+def sign_label(
+    artifact: PathLike,
+    *,
+    assertion_id: str,
+    verdict: str,
+    reviewer: str,
+    key: PathLike | Ed25519PrivateKey,
+    note: str = "",
+    created_at: str | None = None,
+) -> bytes:
+    """A reviewer's signed verdict ("pass" or "fail") on one assertion of an artifact: the
+    label's bytes (write them to a file in a labels folder)."""
+    from hotato.artifacts.labels import sign_label as sign
+    from hotato.artifacts.signing import load_private_key
+
+    private = load_private_key(key) if isinstance(key, str | os.PathLike) else key
+    return sign(
+        artifact,
+        assertion_id=assertion_id,
+        verdict=verdict,
+        reviewer=reviewer,
+        private_key=private,
+        note=note,
+        created_at=created_at,
+    )
+
+
+def verify_label(
+    label: PathLike, *, trust: Paths | Trust, artifact: PathLike | None = None
+) -> VerifiedLabel:
+    """The label at `label` when a trusted key signed it (and, given `artifact`, it is about
+    that artifact). Raises an InputError (a SignatureError) when refused."""
+    from hotato.artifacts.labels import verify_label as verify
+    from hotato.artifacts.signing import Trust, load_trust
+
+    keys = trust if isinstance(trust, Trust) else load_trust(list(trust))
+    return verify(label, keys, artifact)
+
+
+@overload
+def ingest(source: PathLike, *, fmt: str = "auto") -> Trace: ...
+
+
+@overload
+def ingest(
+    source: PathLike,
+    *,
+    fmt: str = "auto",
+    out: PathLike,
+    transcript_out: PathLike | None = None,
+    include_text: bool = False,
+    include_identifiers: bool = False,
+) -> IngestResult: ...
+
+
+def ingest(
+    source: PathLike,
+    *,
+    fmt: str = "auto",
+    out: PathLike | None = None,
+    transcript_out: PathLike | None = None,
+    include_text: bool = False,
+    include_identifiers: bool = False,
+) -> Trace | IngestResult:
+    """A stack's trace (OpenTelemetry, LiveKit, Pipecat, Vapi, Retell, or native) as a Trace
+    you can grade; with `out`, written as a voice_trace file instead (`hotato trace ingest`),
+    and what was written is returned. `fmt` names the format instead of detecting it."""
+    from hotato.evidence import ingest as stacks
+
+    if out is None:
+        return stacks.load_any_trace(source, fmt)
+    return stacks.ingest(
+        source,
+        fmt=fmt,
+        out=out,
+        transcript_out=transcript_out,
+        include_text=include_text,
+        include_identifiers=include_identifiers,
+    )
+
+
+__all__ = [
+    "AssertionSet",
+    "AssertionsResult",
+    "ConversationOutcome",
+    "ConversationTest",
+    "Grader",
+    "InputError",
+    "NotPassed",
+    "Problem",
+    "UsageError",
+    "Verification",
+    "grade",
+    "ingest",
+    "load_assertions",
+    "load_test",
+    "load_trace",
+    "load_transcript",
+    "run_assertions",
+    "run_suite",
+    "run_test",
+    "run_trials",
+    "sign_label",
+    "verify_artifact",
+    "verify_label",
+]

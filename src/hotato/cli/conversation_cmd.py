@@ -34,43 +34,17 @@ def verify_cmd(folder: str, trust: tuple[str, ...], fmt: str) -> None:
     evidence is not bound. With --trust, a manifest that was rewritten and re-hashed (a FAIL
     edited to PASS) is refused too.
     """
-    from hotato.artifacts.verify import verify_artifact
+    from hotato.runs.verify import verify_conversation_artifact
 
-    report = verify_artifact(folder)
-    signature: dict[str, object] = {"checked": False}
-    if trust and not report.refused:
-        signature = _check_signature(folder, list(trust), report.problems)
-    doc = {
-        **report.as_dict(),
-        "refused": report.refused,
-        "ok": not report.refused,
-        "signature": signature,
-    }
-    if not trust and not report.refused:
-        doc["note"] = (
-            "integrity only: digests match the manifest, but without --trust nothing "
-            "shows who wrote the manifest"
-        )
+    verdict = verify_conversation_artifact(folder, trust)
+    doc = verdict.document
     if fmt == "json":
         from hotato.report.json_out import dumps
 
         click.echo(dumps(doc), nl=False)
     else:
         click.echo(_text(folder, doc))
-    raise Exit(2 if report.refused else 0)
-
-
-def _check_signature(folder: str, trust: list[str], problems: list[str]) -> dict[str, object]:
-    from hotato.artifacts.manifest_sig import verify_manifest_signature
-    from hotato.artifacts.signing import load_trust
-    from hotato.model.errors import InputError
-
-    try:
-        result = verify_manifest_signature(folder, load_trust(trust))
-    except InputError as exc:
-        problems.append(f"manifest signature: {exc}")
-        return {"checked": True, "ok": False}
-    return {"checked": True, "ok": True, "key_id": getattr(result, "key_id", None)}
+    raise Exit(verdict.exit_code)
 
 
 def _text(folder: str, doc: dict[str, object]) -> str:

@@ -216,4 +216,6 @@ def _tag(spec: Spec) -> str:
 
 
 def load_test(path: str | os.PathLike[str]) -> ConversationTest:
+    """A conversation test file (hotato.conversation-test v1), decoded and checked; InputError,
+    located at file:line and JSON path, when it is refused."""
     return decode_test(load_document(path, "conversation test"))

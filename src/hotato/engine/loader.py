@@ -86,4 +86,6 @@ def decode_assertion_document(doc: Document) -> AssertionSet:
 
 
 def load_assertions(path: str | os.PathLike[str]) -> AssertionSet:
+    """An assertions file (YAML or JSON, assert.v1), decoded and checked; InputError, located
+    at file:line and JSON path, when it is refused."""
     return decode_assertion_document(load_document(path, "assertions file"))

@@ -17,6 +17,7 @@ SHAPES = 'a JSON array of turns, {"segments": [...]}, or {"transcript": {"segmen
 
 
 def load_transcript(path: str | os.PathLike[str]) -> Transcript:
+    """A transcript file (a list of turns, or a segments object); InputError when malformed."""
     name = str(path)
     data = read_bytes(path, "transcript")
     try:

@@ -46,7 +46,7 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Tes
     run = run_test(
         test,
         sources,
-        req.agent,
+        req.agent or test.agent,
         req.policy,
         req.repetitions,
         rubric_lane=rubric_lane(req.judge),
@@ -68,7 +68,7 @@ def _human(req: RunRequest, test: ConversationTest, files: CallFiles) -> HumanLa
     from hotato.conversation.identity import call_digests, conversation_id
     from hotato.runs.human import load_human_lane
 
-    conv = conversation_id(test.id, req.agent, call_digests(files))
+    conv = conversation_id(test.id, req.agent or test.agent, call_digests(files))
     known = {s.id for s in [*test.deterministic, *test.rubric]}
     return load_human_lane(req.labels, list(req.trust), conv, known)
 
@@ -88,7 +88,7 @@ def write_artifact(
     manifest = bind(
         out,
         test.id,
-        req.agent,
+        req.agent or test.agent,
         when,
         origin(req.origin, test.simulator),
         doc,

@@ -24,15 +24,16 @@ def run_request(req: RunRequest) -> ConversationOutcome:
             "pass^k equal pass@1 for every k"
         )
     target = Path(req.test_path)
-    if target.is_dir():
+    if req.loaded is None and target.is_dir():
         return suite(req, target)
-    test = load_test(req.test_path)
+    test = req.loaded if req.loaded is not None else load_test(req.test_path)
     notes = []
-    if req.agent != test.agent:
+    if req.agent is not None and req.agent != test.agent:
         notes.append(
             f"--agent {req.agent!r} differs from the test's agent "
             f"{test.agent!r}; the artifact records {req.agent!r}"
         )
+    req = req.for_test(test)
     if req.trials is not None:
         runs, doc = trials(req, test)
         items = [
@@ -42,7 +43,8 @@ def run_request(req: RunRequest) -> ConversationOutcome:
     else:
         files = req.files()
         if not req.has_evidence and test.call is not None:
-            files = call_files(target.parent / test.call)
+            base = target.parent if req.loaded is None else Path(".")
+            files = call_files(base / test.call)
         run, doc = single(req, test, files)
         items = [Graded(test.id, run, doc)]
     return ConversationOutcome(doc, items, notes)

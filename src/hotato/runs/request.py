@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hotato.conversation.calls import CallFiles
+from hotato.conversation.testfile import ConversationTest
 
 
 @dataclass(frozen=True)
@@ -13,7 +14,7 @@ class RunRequest:
     """Every input of `hotato test run`, as a library call takes them (paths as strings)."""
 
     test_path: str
-    agent: str
+    agent: str | None = None  # None: each test's own `agent`
     trace: str | None = None
     trace_format: str = "auto"
     transcript: str | None = None
@@ -34,9 +35,14 @@ class RunRequest:
     sign_key: str | None = None
     trace_keys: tuple[str, ...] = ()
     require_signed_trace: bool = False
+    loaded: ConversationTest | None = None  # the test, already loaded (test_path is then unused)
 
     def files(self) -> CallFiles:
         return CallFiles(".", self.transcript, self.trace, self.state, self.audio)
+
+    def for_test(self, test: ConversationTest) -> RunRequest:
+        """This request with the agent settled: the one asked for, else the test's own."""
+        return self if self.agent is not None else replace(self, agent=test.agent)
 
     @property
     def has_evidence(self) -> bool:

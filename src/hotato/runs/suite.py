@@ -82,14 +82,14 @@ def suite(req: RunRequest, folder: Path) -> ConversationOutcome:
     # Grade every test before writing anything: a refusal part-way leaves no artifacts behind.
     graded = []
     for test, files, out in plan:
-        run = grade_call(req, test, files)
+        run = grade_call(req.for_test(test), test, files)
         graded.append((test, files, out, run, test_run_document(run)))
     if req.out is not None and not Path(req.out).exists():
         Path(req.out).mkdir()
     items: list[Graded] = []
     for test, files, out, run, doc in graded:
         if out is not None:
-            doc["artifact"] = write_artifact(req, test, doc, files, out)
+            doc["artifact"] = write_artifact(req.for_test(test), test, doc, files, out)
         items.append(Graded(test.id, run, doc))
     code = max((int(g.document["exit_code"]) for g in items), default=0)
     document: dict[str, Any] = {
