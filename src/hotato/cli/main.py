@@ -39,6 +39,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Read systems of record: snapshots for state_change.",
     ),
     "label": ("hotato.cli.label_cmd", "label_group", "Human labels: keys, signing and verifying."),
+    "fleet": (
+        "hotato.cli.fleet_cmd",
+        "fleet_group",
+        "Grade a whole fleet of calls into Parquet; summaries, diffs, reports.",
+    ),
     "demo": (
         "hotato.cli.demo_cmd",
         "demo",

@@ -1,0 +1,157 @@
+"""`hotato fleet`: grade every call of a night, query the results, compare two runs."""
+
+from __future__ import annotations
+
+import click
+
+from hotato.cli._options import POLICIES
+from hotato.cli._run import Exit
+
+
+@click.group("fleet")
+def fleet_group() -> None:
+    """Grade a whole fleet of calls into a Parquet results folder, and query it.
+
+    Needs the fleet extra: pip install 'hotato[fleet]' (and 'hotato[s3]' for s3:// paths).
+    """
+
+
+@fleet_group.command("grade")
+@click.argument("calls", metavar="CALLS")
+@click.option(
+    "--assertions",
+    metavar="FILE",
+    help="The assertions file every call is graded "
+    "against (assert.v1). May use ${call.COLUMN} for a manifest column.",
+)
+@click.option(
+    "--test",
+    "test",
+    metavar="FILE",
+    help="A conversation test whose deterministic "
+    "assertions every call is graded against (instead of --assertions).",
+)
+@click.option(
+    "--out",
+    required=True,
+    metavar="RESULTS/",
+    help="The results folder (Parquet). "
+    "Run again with the same --out to resume: calls already graded are skipped.",
+)
+@click.option("--pack", "packs", multiple=True, metavar="NAME", help="Merge a bundled pack.")
+@click.option(
+    "--state",
+    metavar="SOURCE",
+    help="The system of record, shared by every call (read-only; one connection per worker).",
+)
+@click.option("--state-before", metavar="FILE", help="A before snapshot for state_change.")
+@click.option(
+    "--inconclusive-policy",
+    type=click.Choice(POLICIES),
+    default=None,
+    help="Decides each call's exit code (recorded per call).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Local worker processes (default: the machine's cores; 1 grades in this process).",
+)
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:8786",
+    help="Run on an existing Dask distributed cluster instead of the local pool.",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=50,
+    show_default=True,
+    help="Calls per task; memory follows it, not the fleet size.",
+)
+@click.option("--quiet", is_flag=True, help="No progress, only the final line.")
+def grade_cmd(
+    calls: str,
+    assertions: str | None,
+    test: str | None,
+    out: str,
+    packs: tuple[str, ...],
+    state: str | None,
+    state_before: str | None,
+    inconclusive_policy: str | None,
+    workers: int | None,
+    scheduler: str | None,
+    batch_size: int,
+    quiet: bool,
+) -> None:
+    """Grade every call in CALLS into the results folder --out.
+
+    CALLS is a folder of call folders (each with a trace, transcript.json and optional audio,
+    and an optional call.json of agent, started_at and variables), or a manifest (.jsonl,
+    .csv or .parquet) with one row per call: call_id, trace, transcript, audio, agent,
+    started_at, and any other columns as per-call variables. Paths may be fsspec URLs
+    (s3://, gs://, file://).
+
+    A call whose input is missing or corrupt is refused on its own row; the fleet goes on.
+
+    \b
+    Exit codes: 0 no call failed; 1 a call FAILed (or was gated by the policy);
+    2 refused (bad assertions, manifest or a ${call.COLUMN} the manifest lacks).
+
+    \b
+    Example:
+      hotato fleet grade calls.jsonl --assertions refund.yaml --state orders.sqlite \\
+          --out results/
+    """
+    from hotato.cli._fleet_progress import final, reporter
+    from hotato.fleet.grade import FleetRequest, grade_fleet
+
+    req = FleetRequest(
+        calls,
+        out,
+        assertions,
+        test,
+        packs,
+        inconclusive_policy,
+        state,
+        state_before,
+        workers,
+        scheduler,
+        batch_size,
+    )
+    context, update = reporter(quiet)
+    with context:
+        progress = grade_fleet(req, update)
+    click.echo(final(progress, out))
+    assert progress.totals is not None
+    raise Exit(1 if progress.totals.failed_calls else 0)
+
+
+@fleet_group.command("summary")
+@click.argument("results", metavar="RESULTS/")
+@click.option(
+    "--by",
+    type=click.Choice(["agent", "day", "dimension", "kind"]),
+    default=None,
+    help="Group the rates (by default: one row per assertion).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def summary_cmd(results: str, by: str | None, fmt: str) -> None:
+    """Per assertion: n, pass, fail, inconclusive and the pass rate with a Wilson 95% interval.
+
+    The rate is pass / (pass + fail); INCONCLUSIVE is never counted as a pass or a fail.
+    """
+    from hotato.fleet.summary import summarize
+
+    doc = summarize(results, by).as_dict()
+    if fmt == "json":
+        from hotato.report.json_out import dumps
+
+        click.echo(dumps(doc), nl=False)
+    else:
+        from hotato.report.fleet_text import summary_text
+
+        click.echo(summary_text(doc), nl=False)

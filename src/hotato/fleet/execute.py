@@ -1,0 +1,143 @@
+"""The engines that run batches: a local process pool (the default) or a Dask distributed
+cluster by address. Both take the same task and give the same result; hotato only keeps a
+bounded window of batches in flight, so memory follows the batch size, not the fleet size."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
+
+from hotato.fleet.worker import Batch, BatchOut, grade_batch
+from hotato.model.errors import InputError
+
+
+class Engine(Protocol):
+    workers: int
+
+    def submit(self, batch: Batch) -> Any: ...
+
+    def wait_any(self, pending: set[Any]) -> tuple[set[Any], set[Any]]: ...
+
+    def result(self, future: Any) -> BatchOut: ...
+
+    def close(self) -> None: ...
+
+
+class InProcess:
+    """`--workers 1`: batches graded in this process, one after another (no pool to start)."""
+
+    workers = 1
+
+    def submit(self, batch: Batch) -> Any:
+        from concurrent.futures import Future
+
+        future: Future[BatchOut] = Future()
+        future.set_result(grade_batch(batch))
+        return future
+
+    def wait_any(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
+        return set(pending), set()
+
+    def result(self, future: Any) -> BatchOut:
+        out: BatchOut = future.result()
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+class LocalPool:
+    """A pool of worker processes on this machine (concurrent.futures, forkserver)."""
+
+    def __init__(self, workers: int | None) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.workers = workers or os.cpu_count() or 1
+        self._pool = ProcessPoolExecutor(
+            self.workers, mp_context=multiprocessing.get_context("forkserver")
+        )
+
+    def submit(self, batch: Batch) -> Any:
+        return self._pool.submit(grade_batch, batch)
+
+    def wait_any(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        done, rest = wait(pending, return_when=FIRST_COMPLETED)
+        return set(done), set(rest)
+
+    def result(self, future: Any) -> BatchOut:
+        out: BatchOut = future.result()
+        return out
+
+    def close(self) -> None:
+        self._pool.shutdown(cancel_futures=True)
+
+
+class DaskCluster:
+    """An existing Dask distributed cluster, by scheduler address (`tcp://host:8786`)."""
+
+    def __init__(self, address: str) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise InputError.one(
+                "--scheduler needs the fleet extra: pip install 'hotato[fleet]'"
+            ) from None
+        try:
+            self._client = Client(address, timeout="10s")
+        except OSError as exc:
+            raise InputError.one(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        self.workers = max(
+            1, sum(w.get("nthreads", 1) for w in self._client.scheduler_info()["workers"].values())
+        )
+
+    def submit(self, batch: Batch) -> Any:
+        return self._client.submit(grade_batch, batch, pure=False)
+
+    def wait_any(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
+        from distributed import wait
+
+        done, rest = wait(list(pending), return_when="FIRST_COMPLETED")
+        return set(done), set(rest)
+
+    def result(self, future: Any) -> BatchOut:
+        out: BatchOut = future.result()
+        future.release()
+        return out
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def open_engine(workers: int | None, scheduler: str | None) -> Engine:
+    if scheduler is not None:
+        return DaskCluster(scheduler)
+    if workers == 1:
+        return InProcess()
+    return LocalPool(workers)
+
+
+def run_batches(
+    engine: Engine, batches: Iterable[Batch], on_done: Callable[[BatchOut], None]
+) -> None:
+    """Submit batches keeping at most two per worker in flight; hand each result over as it
+    completes (in completion order: part files are keyed by content, not by order)."""
+    window = 2 * engine.workers
+    source: Iterator[Batch] = iter(batches)
+    pending: set[Any] = set()
+    exhausted = False
+    while pending or not exhausted:
+        while not exhausted and len(pending) < window:
+            batch = next(source, None)
+            if batch is None:
+                exhausted = True
+                break
+            pending.add(engine.submit(batch))
+        if not pending:
+            break
+        done, pending = engine.wait_any(pending)
+        for future in done:
+            on_done(engine.result(future))

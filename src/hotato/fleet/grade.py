@@ -1,0 +1,138 @@
+"""`hotato fleet grade`: every call of a manifest graded against one assertions file (or a
+conversation test's deterministic assertions), resumably, into a Parquet results folder."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hotato.fleet.manifest import Manifest, read_calls
+from hotato.fleet.store import ResultStore, RunMeta, Totals, run_id_for
+from hotato.fleet.worker import Batch, BatchOut, Job, assertions_digest, decode_job
+from hotato.model.errors import InputError
+
+COUNTS = ("pass", "fail", "inconclusive", "refused", "graded", "resumed")
+
+
+@dataclass(frozen=True)
+class FleetRequest:
+    calls: str
+    out: str
+    assertions: str | None = None
+    test: str | None = None
+    packs: tuple[str, ...] = ()
+    policy: str | None = None
+    state: str | None = None
+    state_before: str | None = None
+    workers: int | None = None
+    scheduler: str | None = None
+    batch_size: int = 50
+
+
+@dataclass
+class Progress:
+    run_id: str
+    total: int  # calls in the manifest
+    started: float = field(default_factory=time.monotonic)
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0))
+    totals: Totals | None = None  # the whole folder's, once the run has finished
+
+    @property
+    def done(self) -> int:
+        return self.counts["graded"] + self.counts["refused"] + self.counts["resumed"]
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    @property
+    def rate(self) -> float:
+        worked = self.counts["graded"] + self.counts["refused"]
+        return worked / self.elapsed if self.elapsed > 0 else 0.0
+
+    def add(self, out: BatchOut) -> None:
+        for key, value in out.counts.items():
+            self.counts[key] += value
+
+
+def _job(req: FleetRequest, manifest_columns: list[str] | None = None) -> Job:
+    if (req.assertions is None) == (req.test is None):
+        raise InputError.one("give exactly one of --assertions FILE or --test FILE")
+    from hotato._io import read_bytes
+
+    kind, path = ("test", req.test) if req.test is not None else ("assertions", req.assertions)
+    assert path is not None
+    what = "conversation test" if kind == "test" else "assertions file"
+    try:
+        text = read_bytes(path, what).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError.one(f"{what} is not UTF-8 text", file=path) from None
+    return Job("", kind, path, text, req.packs, req.policy, req.state, req.state_before)
+
+
+def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
+    """Everything refused before a call is graded: the assertions, the manifest, references
+    to manifest columns, the state source."""
+    from dataclasses import replace
+
+    from hotato.fleet.variables import check_references
+
+    if req.batch_size < 1:
+        raise InputError.one("--batch-size must be at least 1")
+    job = _job(req)
+    aset = decode_job(job)
+    manifest = read_calls(req.calls)
+    columns = ["call_id", "trace", "transcript", "audio", "agent", "started_at", *manifest.columns]
+    used = check_references(aset, list(dict.fromkeys(columns)), manifest.source)
+    if req.state is not None:
+        from hotato.fleet.grader import CallGrader
+
+        CallGrader(req.policy, req.state, req.state_before).close()  # refuse a bad source now
+    digest = assertions_digest(aset)
+    run_id = run_id_for(digest, (c.call_id for c in manifest.calls))
+    return replace(job, run_id=run_id, used=tuple(used), digest=digest), manifest
+
+
+def grade_fleet(
+    req: FleetRequest, on_progress: Callable[[Progress], None] | None = None
+) -> Progress:
+    """Grade every call not already in `req.out`; the final counts."""
+    from hotato.fleet.execute import open_engine, run_batches
+
+    job, manifest = prepare(req)
+    store = ResultStore(req.out)
+    done = store.open(
+        RunMeta(
+            run_id=job.run_id,
+            assertions=str(Path(job.name)),
+            assertions_digest=job.digest,
+            calls=req.calls,
+            total=len(manifest.calls),
+        )
+    )
+    progress = Progress(job.run_id, len(manifest.calls))
+
+    def batches() -> Iterator[Batch]:
+        calls = manifest.calls
+        for start in range(0, len(calls), req.batch_size):
+            chunk = tuple(calls[start : start + req.batch_size])
+            yield Batch(
+                job, chunk, {c.call_id: done[c.call_id] for c in chunk if c.call_id in done}
+            )
+
+    def on_done(out: BatchOut) -> None:
+        if out.calls.num_rows:
+            store.write(out.results, out.calls)
+        progress.add(out)
+        if on_progress is not None:
+            on_progress(progress)
+
+    engine = open_engine(req.workers, req.scheduler)
+    try:
+        run_batches(engine, batches(), on_done)
+    finally:
+        engine.close()
+    progress.totals = store.totals()
+    return progress

@@ -1,0 +1,217 @@
+"""The results folder: a Parquet dataset written in atomic part files.
+
+    RESULTS/fleet.json           the run: id, assertions digest, where the calls came from
+    RESULTS/results/part-*.parquet   one row per call x assertion
+    RESULTS/calls/part-*.parquet     one row per call (graded or refused)
+
+A batch's results part is written first and its calls part last, each through a temporary
+file and a rename. A calls part is the batch's commit: on resume, a results part without one
+is removed and its calls graded again, so a run killed at any instant ends, once resumed, with
+exactly one row per call x assertion.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from hotato.model.errors import InputError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+SCHEMA_NAME = "hotato.fleet.v1"
+RESULTS = "results"
+CALLS = "calls"
+
+
+def result_schema() -> pa.Schema:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            ("run_id", pa.string()),
+            ("call_id", pa.string()),
+            ("input_digest", pa.string()),
+            ("assertion_id", pa.string()),
+            ("kind", pa.string()),
+            ("dimension", pa.string()),
+            ("deterministic", pa.bool_()),
+            ("status", pa.string()),
+            ("reason", pa.string()),
+            ("skipped", pa.bool_()),
+            ("observed", pa.string()),  # JSON text
+            ("evidence", pa.list_(pa.string())),
+            ("agent", pa.string()),
+            ("started_at", pa.timestamp("us", tz="UTC")),
+            ("variables", pa.map_(pa.string(), pa.string())),
+        ]
+    )
+
+
+def call_schema() -> pa.Schema:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            ("run_id", pa.string()),
+            ("call_id", pa.string()),
+            ("input_digest", pa.string()),
+            ("status", pa.string()),  # graded | refused
+            ("message", pa.string()),
+            ("exit_code", pa.int8()),
+            ("pass", pa.int32()),
+            ("fail", pa.int32()),
+            ("inconclusive", pa.int32()),
+            ("agent", pa.string()),
+            ("started_at", pa.timestamp("us", tz="UTC")),
+            ("variables", pa.map_(pa.string(), pa.string())),
+        ]
+    )
+
+
+class RunMeta(msgspec.Struct, frozen=True, kw_only=True):
+    schema: str = SCHEMA_NAME
+    run_id: str
+    assertions: str  # the file graded against
+    assertions_digest: str
+    calls: str  # the manifest or folder
+    total: int
+
+
+def run_id_for(assertions_digest: str, call_ids: Iterable[str]) -> str:
+    """Stable across re-runs of the same assertions over the same calls (law 5)."""
+    digest = hashlib.sha256(assertions_digest.encode())
+    for call_id in call_ids:
+        digest.update(b"\0" + call_id.encode())
+    return digest.hexdigest()[:16]
+
+
+@dataclass
+class Totals:
+    calls: int = 0
+    graded: int = 0
+    refused: int = 0
+    failed_calls: int = 0  # graded calls whose exit code is not 0
+    passed: int = 0
+    failed: int = 0
+    inconclusive: int = 0
+
+
+class ResultStore:
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+        if "://" in str(root):
+            raise InputError.one("--out must be a local folder", file=str(root))
+
+    @property
+    def meta_path(self) -> Path:
+        return self.root / "fleet.json"
+
+    def open(self, meta: RunMeta) -> dict[str, str]:
+        """Prepare the folder for `meta`'s run; the call_id -> input digest of calls already
+        committed. Refuses a folder holding another run."""
+        if self.root.exists() and not self.root.is_dir():
+            raise InputError.one("--out is a file, expected a folder", file=str(self.root))
+        if self.meta_path.is_file():
+            old = msgspec.json.decode(self.meta_path.read_bytes(), type=RunMeta)
+            if old.run_id != meta.run_id:
+                raise InputError.one(
+                    f"the folder holds run {old.run_id} ({old.assertions} over {old.calls}); "
+                    f"this is run {meta.run_id}: choose another --out",
+                    file=str(self.root),
+                )
+        elif self.root.is_dir() and any(self.root.iterdir()):
+            raise InputError.one(
+                "--out is a folder holding something other than fleet results",
+                file=str(self.root),
+            )
+        for sub in (RESULTS, CALLS):
+            (self.root / sub).mkdir(parents=True, exist_ok=True)
+        if not self.meta_path.is_file():
+            _atomic(self.meta_path, msgspec.json.encode(meta) + b"\n")
+        self._sweep()
+        return self.done()
+
+    def _sweep(self) -> None:
+        """Remove temporary files and results parts whose batch never committed."""
+        committed = {p.name for p in (self.root / CALLS).glob("part-*.parquet")}
+        for sub in (RESULTS, CALLS):
+            for p in (self.root / sub).iterdir():
+                if p.name.endswith(".tmp"):
+                    p.unlink()
+        for p in (self.root / RESULTS).glob("part-*.parquet"):
+            if p.name not in committed:
+                p.unlink()
+
+    def done(self) -> dict[str, str]:
+        import pyarrow.parquet as pq
+
+        done: dict[str, str] = {}
+        for part in sorted((self.root / CALLS).glob("part-*.parquet")):
+            table = pq.read_table(part, columns=["call_id", "input_digest"])
+            done.update(
+                zip(*(table.column(c).to_pylist() for c in table.column_names), strict=True)
+            )
+        return done
+
+    def totals(self) -> Totals:
+        """What the whole folder holds, this run's batches and earlier ones alike."""
+        import pyarrow.parquet as pq
+
+        t = Totals()
+        for part in sorted((self.root / CALLS).glob("part-*.parquet")):
+            for row in pq.read_table(
+                part, columns=["status", "exit_code", "pass", "fail", "inconclusive"]
+            ).to_pylist():
+                t.calls += 1
+                if row["status"] == "refused":
+                    t.refused += 1
+                    continue
+                t.graded += 1
+                t.failed_calls += 1 if row["exit_code"] else 0
+                t.passed += row["pass"]
+                t.failed += row["fail"]
+                t.inconclusive += row["inconclusive"]
+        return t
+
+    def write(self, results: pa.Table, calls: pa.Table) -> None:
+        """Commit one batch: its results, then its calls (the commit)."""
+        import pyarrow.parquet as pq
+
+        digest = hashlib.sha256()
+        for key in calls.column("input_digest").to_pylist():
+            digest.update(key.encode())
+        name = f"part-{digest.hexdigest()[:20]}.parquet"
+        for sub, table in ((RESULTS, results), (CALLS, calls)):
+            target = self.root / sub / name
+            tmp = target.with_name(target.name + ".tmp")
+            pq.write_table(table, tmp, compression="zstd")
+            _fsync(tmp)
+            os.replace(tmp, target)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    import pyarrow as pa
+
+    return pa.Table.from_pylist(rows, schema=schema)

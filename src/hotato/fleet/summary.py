@@ -1,0 +1,154 @@
+"""`hotato fleet summary`: per assertion, n, pass, fail, inconclusive and the pass rate with a
+Wilson 95% interval, computed by DuckDB over the results folder.
+
+The rate is pass / (pass + fail): INCONCLUSIVE is counted on its own, never as a pass or a
+fail. With no PASS and no FAIL the rate is None."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from hotato.model.errors import InputError
+
+GROUPS = ("agent", "day", "dimension", "kind")
+# The SQL each grouping selects as `grp`; `day` is the UTC date the call started.
+_GROUP_SQL = {
+    None: "NULL",
+    "agent": "coalesce(agent, '(none)')",
+    "day": "coalesce(strftime(started_at AT TIME ZONE 'UTC', '%Y-%m-%d'), '(none)')",
+    "dimension": "coalesce(dimension, '(none)')",
+    "kind": "kind",
+}
+
+
+@dataclass(frozen=True)
+class Rate:
+    group: str | None
+    assertion_id: str | None  # None when grouped by dimension or kind
+    kind: str | None
+    dimension: str | None
+    deterministic: bool
+    n: int
+    passed: int
+    failed: int
+    inconclusive: int
+    rate: float | None
+    low: float | None
+    high: float | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CallCounts:
+    calls: int
+    graded: int
+    refused: int
+
+
+@dataclass(frozen=True)
+class Summary:
+    run_id: str | None
+    by: str | None
+    calls: CallCounts
+    rates: list[Rate]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "schema": "hotato.fleet-summary.v1",
+            "run_id": self.run_id,
+            "by": self.by,
+            "calls": asdict(self.calls),
+            "rates": [r.as_dict() for r in self.rates],
+        }
+
+
+def parts(results: str, sub: str) -> str:
+    folder = Path(results) / sub
+    if not (Path(results) / "fleet.json").is_file() or not folder.is_dir():
+        raise InputError.one("not a fleet results folder (no fleet.json)", file=results)
+    return str(folder / "part-*.parquet")
+
+
+def connect() -> Any:
+    try:
+        import duckdb
+    except ImportError:
+        raise InputError.one(
+            "fleet summaries need the fleet extra: pip install 'hotato[fleet]'"
+        ) from None
+    con = duckdb.connect(":memory:")
+    con.execute("SET TimeZone = 'UTC'")
+    return con
+
+
+def scan(con: Any, results: str, sub: str) -> str:
+    """A FROM clause over one table of the folder (empty when no batch has committed)."""
+    pattern = parts(results, sub)
+    if not list(Path(pattern).parent.glob("part-*.parquet")):
+        from hotato.fleet.store import call_schema, result_schema
+
+        schema = result_schema() if sub == "results" else call_schema()
+        import pyarrow as pa
+
+        con.register(f"empty_{sub}", pa.Table.from_pylist([], schema=schema))
+        return f"empty_{sub}"
+    return f"read_parquet('{_quote(pattern)}')"
+
+
+def _quote(text: str) -> str:
+    return text.replace("'", "''")
+
+
+def summarize(results: str, by: str | None = None, con: Any = None) -> Summary:
+    from hotato.conversation.reliability import wilson
+
+    if by not in (None, *GROUPS):
+        raise InputError.one(f"--by {by!r}: choose one of {', '.join(GROUPS)}")
+    con = con or connect()
+    per_assertion = by in (None, "agent", "day")
+    keys = "grp, assertion_id, deterministic" if per_assertion else "grp, deterministic"
+    ident = "assertion_id" if per_assertion else "NULL"
+    rows = con.execute(
+        f"""
+        SELECT grp, {ident} AS aid,
+               {"any_value(kind)" if by != "dimension" else "NULL"} AS kind,
+               {"any_value(dimension)" if by != "kind" else "NULL"} AS dimension,
+               deterministic, count(*) AS n,
+               count(*) FILTER (WHERE status = 'PASS') AS p,
+               count(*) FILTER (WHERE status = 'FAIL') AS f,
+               count(*) FILTER (WHERE status = 'INCONCLUSIVE') AS i
+        FROM (SELECT *, {_GROUP_SQL[by]} AS grp FROM {scan(con, results, "results")})
+        GROUP BY {keys}
+        ORDER BY grp NULLS FIRST, NOT deterministic, {"aid" if per_assertion else "grp"}
+        """
+    ).fetchall()
+    rates = []
+    for grp, aid, kind, dimension, det, n, p, f, i in rows:
+        judged = p + f
+        low, high = wilson(p, judged) if judged else (None, None)
+        rates.append(
+            Rate(
+                grp,
+                aid,
+                kind,
+                dimension,
+                bool(det),
+                n,
+                p,
+                f,
+                i,
+                round(p / judged, 6) if judged else None,
+                low,
+                high,
+            )
+        )
+    calls = con.execute(
+        f"""SELECT count(*), count(*) FILTER (WHERE status = 'graded'),
+                   count(*) FILTER (WHERE status = 'refused'), any_value(run_id)
+            FROM {scan(con, results, "calls")}"""
+    ).fetchone()
+    return Summary(calls[3], by, CallCounts(calls[0], calls[1], calls[2]), rates)

@@ -1,0 +1,108 @@
+"""Per-call variables: `${call.order_id}` in an assertion takes the value of the call's manifest
+column, so one assertions file grades every call against its own record.
+
+A string that is exactly one reference takes the column's value with its type (an integer
+stays an integer); a reference inside a longer string is replaced by the value's text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import msgspec
+
+from hotato.engine.loader import AssertionSet
+from hotato.kinds._base import Spec
+from hotato.model.errors import InputError, Problem
+
+REFERENCE = re.compile(r"\$\{call\.([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _strings(value: Any, path: str) -> list[tuple[str, str]]:
+    if isinstance(value, str):
+        return [(path, value)]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _strings(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [s for i, v in enumerate(value) for s in _strings(v, f"{path}[{i}]")]
+    return []
+
+
+def references(aset: AssertionSet) -> dict[str, list[tuple[str, str]]]:
+    """Column name -> the (JSON path, assertion kind) places that use it."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for i, spec in enumerate(aset.specs):
+        doc = msgspec.to_builtins(spec)
+        for path, text in _strings(doc, f"$.assertions[{i}]"):
+            for name in REFERENCE.findall(text):
+                found.setdefault(name, []).append((path, str(doc.get("kind", ""))))
+    return found
+
+
+def check_references(aset: AssertionSet, columns: list[str], manifest: str) -> list[str]:
+    """The columns the assertions use; refuses, before any call is graded, a reference to a
+    column the manifest does not have."""
+    found = references(aset)
+    problems = [
+        Problem(
+            f"${{call.{name}}} names no column of the manifest {manifest} "
+            f"(its columns: {', '.join(columns) or 'none'})",
+            file=aset.source,
+            path=path,
+            kind=kind or None,
+        )
+        for name, places in found.items()
+        if name not in columns
+        for path, kind in places
+    ]
+    if problems:
+        raise InputError(problems)
+    return sorted(found)
+
+
+def _substitute(value: Any, lookup: dict[str, Any]) -> Any:
+    if isinstance(value, str):
+        whole = REFERENCE.fullmatch(value)
+        if whole:
+            return lookup[whole.group(1)]
+        return REFERENCE.sub(lambda m: _as_text(lookup[m.group(1)]), value)
+    if isinstance(value, dict):
+        return {k: _substitute(v, lookup) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, lookup) for v in value]
+    return value
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return msgspec.json.encode(value).decode()
+
+
+def bind(aset: AssertionSet, used: list[str], values: dict[str, Any]) -> AssertionSet:
+    """The assertions with this call's values in place of its references. A column this call
+    leaves empty is refused for this call."""
+    if not used:
+        return aset
+    empty = [name for name in used if values.get(name) is None]
+    if empty:
+        raise InputError.one(
+            "the call has no value for "
+            + ", ".join(f"${{call.{name}}}" for name in empty)
+            + " used by the assertions"
+        )
+    specs: list[Spec] = []
+    for spec in aset.specs:
+        doc = msgspec.to_builtins(spec)
+        bound = _substitute(doc, values)
+        if bound == doc:
+            specs.append(spec)
+            continue
+        try:
+            specs.append(msgspec.convert(bound, type(spec)))
+        except msgspec.ValidationError as exc:
+            raise InputError.one(
+                f"assertion {spec.id!r} with this call's values is invalid: {exc}"
+            ) from None
+    return replace(aset, specs=specs)

@@ -1,0 +1,231 @@
+"""Grading one batch of calls, in whichever process the engine runs it.
+
+A worker keeps one grader per job (decoded assertions, pooled state reader) for its whole
+life. A call whose input is missing or corrupt is refused on its own row, with the message;
+the batch and the fleet go on."""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from hotato.engine.loader import AssertionSet
+from hotato.fleet.manifest import CallRow
+from hotato.model.errors import InputError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from hotato.fleet.grader import CallGrader
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every batch of one run shares; small enough to send with each task."""
+
+    run_id: str
+    kind: str  # "assertions" or "test"
+    name: str  # the file, for messages
+    text: str  # its content, so a remote worker needs no shared disk
+    packs: tuple[str, ...] = ()
+    policy: str | None = None
+    state: str | None = None
+    state_before: str | None = None
+    used: tuple[str, ...] = ()  # manifest columns the assertions reference
+    digest: str = ""  # of the decoded assertions, part of every call's key
+
+
+@dataclass(frozen=True)
+class Batch:
+    job: Job
+    calls: tuple[CallRow, ...]
+    done: dict[str, str] = field(default_factory=dict)  # call_id -> recorded input digest
+
+
+@dataclass
+class BatchOut:
+    results: pa.Table
+    calls: pa.Table
+    counts: dict[str, int]  # pass, fail, inconclusive, refused, graded, resumed
+
+
+def decode_job(job: Job) -> AssertionSet:
+    """The job's assertions, as `assert run` or `test run` would read the file."""
+    from hotato._documents import parse_document
+    from hotato.engine.plan import plan
+
+    is_json = job.name.endswith(".json")
+    if job.kind == "test":
+        from hotato.conversation.testfile import decode_test
+
+        test = decode_test(parse_document(job.text, job.name, "conversation test", is_json))
+        aset = AssertionSet(
+            list(test.deterministic),
+            test.policy,
+            job.name,
+            {s.id: job.name for s in test.deterministic},
+        )
+    else:
+        from hotato.engine.loader import decode_assertion_document
+
+        aset = decode_assertion_document(
+            parse_document(job.text, job.name, "assertions file", is_json)
+        )
+    from hotato.engine.packs import merge_packs
+
+    aset = merge_packs(aset, list(job.packs))
+    plan(aset.specs, aset.origins)
+    return aset
+
+
+def assertions_digest(aset: AssertionSet) -> str:
+    return hashlib.sha256(
+        msgspec.json.encode([aset.policy, [msgspec.to_builtins(s) for s in aset.specs]])
+    ).hexdigest()
+
+
+_GRADERS: dict[Job, tuple[AssertionSet, CallGrader]] = {}
+
+
+def _grader(job: Job) -> tuple[AssertionSet, CallGrader]:
+    if job not in _GRADERS:
+        from hotato.fleet.grader import CallGrader
+
+        _GRADERS[job] = (decode_job(job), CallGrader(job.policy, job.state, job.state_before))
+    return _GRADERS[job]
+
+
+def grade_batch(batch: Batch) -> BatchOut:
+    from hotato.fleet.store import call_schema, result_schema, table
+
+    aset, grader = _grader(batch.job)
+    results: list[dict[str, Any]] = []
+    calls: list[dict[str, Any]] = []
+    counts = dict.fromkeys(("pass", "fail", "inconclusive", "refused", "graded", "resumed"), 0)
+    with tempfile.TemporaryDirectory(prefix="hotato-fleet-") as scratch:
+        for row in batch.calls:
+            call, rows = _grade_call(batch, aset, grader, row, Path(scratch) / str(len(calls)))
+            if call is None:
+                counts["resumed"] += 1
+                continue
+            calls.append(call)
+            results.extend(rows)
+            counts["refused" if call["status"] == "refused" else "graded"] += 1
+            for key in ("pass", "fail", "inconclusive"):
+                counts[key] += call[key] or 0
+    return BatchOut(table(results, result_schema()), table(calls, call_schema()), counts)
+
+
+def _grade_call(
+    batch: Batch, aset: AssertionSet, grader: CallGrader, row: CallRow, scratch: Path
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    from hotato.fleet.files import fetch
+    from hotato.fleet.variables import bind
+
+    job = batch.job
+    head: dict[str, Any] = {
+        "run_id": job.run_id,
+        "call_id": row.call_id,
+        "agent": row.agent,
+        "started_at": None,
+        "variables": {k: _text(v) for k, v in sorted(row.variables.items())},
+    }
+    try:
+        head["started_at"] = _started(row.started_at)
+        local: dict[str, str | None] = {}
+        digests: dict[str, str | None] = {}
+        for what in ("trace", "transcript", "audio"):
+            path = getattr(row, what)
+            local[what], digests[what] = fetch(path, scratch, what) if path else (None, None)
+        head["input_digest"] = _key(job, row, digests)
+        recorded = batch.done.get(row.call_id)
+        if recorded == head["input_digest"]:
+            return None, []
+        if recorded is not None:
+            raise InputError.one(
+                "its inputs changed since this results folder graded it; grade into a new --out"
+            )
+        bound = bind(aset, list(job.used), {c: row.column(c) for c in job.used})
+        outcome = grader.grade(bound, local["trace"], local["transcript"])
+    except InputError as exc:
+        head.setdefault("input_digest", _key(job, row, {}))
+        return {
+            **head,
+            "status": "refused",
+            "message": _message(row, exc),
+            "exit_code": 2,
+            "pass": None,
+            "fail": None,
+            "inconclusive": None,
+        }, []
+    tally = outcome.tally
+    call = {
+        **head,
+        "status": "graded",
+        "message": "",
+        "exit_code": int(outcome.exit_code),
+        "pass": tally.passed,
+        "fail": tally.failed,
+        "inconclusive": tally.inconclusive,
+    }
+    rows = [
+        {
+            **head,
+            "assertion_id": r.id,
+            "kind": r.kind,
+            "dimension": r.dimension,
+            "deterministic": r.deterministic,
+            "status": r.status.value,
+            "reason": r.reason,
+            "skipped": r.skipped,
+            "observed": None
+            if r.observed is msgspec.UNSET
+            else msgspec.json.encode(r.observed).decode(),
+            "evidence": list(r.evidence),
+        }
+        for r in outcome.results
+    ]
+    return call, rows
+
+
+def _key(job: Job, row: CallRow, digests: dict[str, str | None]) -> str:
+    """The digest of everything that decides a call's results: the assertions, the state
+    source named, the call's manifest row and the bytes of its files."""
+    doc = {
+        "assertions": job.digest,
+        "policy": job.policy,
+        "state": job.state,
+        "state_before": job.state_before,
+        "call_id": row.call_id,
+        "agent": row.agent,
+        "started_at": row.started_at,
+        "variables": row.variables,
+        "files": digests,
+    }
+    return hashlib.sha256(msgspec.json.encode(doc, order="sorted")).hexdigest()
+
+
+def _started(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        stamp = datetime.fromisoformat(value)
+    except ValueError:
+        raise InputError.one(f"started_at {value!r} is not an ISO 8601 time") from None
+    return stamp.astimezone(UTC) if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else msgspec.json.encode(value).decode()
+
+
+def _message(row: CallRow, exc: InputError) -> str:
+    """The refusal, located: prefixed with the manifest row when no problem names a file."""
+    text = str(exc)
+    return text if any(p.file for p in exc.problems) else f"{row.where}: {text}"

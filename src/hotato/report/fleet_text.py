@@ -1,0 +1,55 @@
+"""Fleet summaries and diffs as text tables, from their JSON documents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(widths[i]) for i, c in enumerate(r)).rstrip() for r in rows]
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    return "-" if low is None or high is None else f"[{low:.3f}, {high:.3f}]"
+
+
+def rate_label(rate: dict[str, Any], by: str | None) -> list[str]:
+    """The leading cells naming a summary row: [group,] assertion (or the group alone)."""
+    name = rate["assertion_id"] if rate["assertion_id"] is not None else str(rate["group"])
+    if not rate["deterministic"]:
+        name += " (judge)"
+    if by in ("agent", "day"):
+        return [str(rate["group"]), name]
+    return [name]
+
+
+def summary_text(doc: dict[str, Any]) -> str:
+    by = doc["by"]
+    calls = doc["calls"]
+    head = [by, "assertion"] if by in ("agent", "day") else [by or "assertion"]
+    rows = [[*head, "n", "pass", "fail", "inconclusive", "rate", "95% interval"]]
+    for r in doc["rates"]:
+        rows.append(
+            [
+                *rate_label(r, by),
+                str(r["n"]),
+                str(r["passed"]),
+                str(r["failed"]),
+                str(r["inconclusive"]),
+                _rate(r["rate"]),
+                _interval(r["low"], r["high"]),
+            ]
+        )
+    lines = [
+        f"fleet run {doc['run_id'] or '-'}: {calls['calls']} call(s), {calls['graded']} graded, "
+        f"{calls['refused']} refused",
+        "rate = pass / (pass + fail) with a Wilson 95% interval; INCONCLUSIVE is counted apart",
+        "",
+        *_table(rows),
+    ]
+    return "\n".join(lines) + "\n"
