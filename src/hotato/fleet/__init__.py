@@ -4,7 +4,7 @@ local process pool or a Dask cluster, with Parquet results queried by DuckDB.
     manifest   the calls: a folder of call folders, or a JSONL / CSV / Parquet manifest
     variables  `${call.col}` references in assertions, checked and bound per call
     files      reading a call's files (local or fsspec URLs) and digesting them
-    worker     grading one batch of calls, with a grader kept per worker process
+    worker     grading one batch of calls, with a hotato.runs Grader kept per worker process
     execute    the engines: a local process pool, or a Dask distributed scheduler
     store      the results folder: atomic part files, resume keys
     grade      the use case `hotato fleet grade` calls

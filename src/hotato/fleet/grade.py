@@ -87,12 +87,23 @@ def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
     columns = ["call_id", "trace", "transcript", "audio", "agent", "started_at", *manifest.columns]
     used = check_references(aset, list(dict.fromkeys(columns)), manifest.source)
     if req.state is not None:
-        from hotato.fleet.grader import CallGrader
-
-        CallGrader(req.policy, req.state, req.state_before).close()  # refuse a bad source now
+        _check_state(req.state, req.state_before)
     digest = assertions_digest(aset)
     run_id = run_id_for(digest, (c.call_id for c in manifest.calls))
     return replace(job, run_id=run_id, used=tuple(used), digest=digest), manifest
+
+
+def _check_state(state: str, before: str | None) -> None:
+    """Open and close the state source once, so a bad one is refused before any call."""
+    from hotato.adapters.open import open_reader
+    from hotato.adapters.sandbox import read_sandbox
+
+    reader = open_reader(state)[0]
+    close = getattr(reader, "close", None)
+    if close is not None:
+        close()
+    if before is not None:
+        read_sandbox(before)
 
 
 def grade_fleet(

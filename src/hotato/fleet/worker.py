@@ -1,8 +1,8 @@
 """Grading one batch of calls, in whichever process the engine runs it.
 
-A worker keeps one grader per job (decoded assertions, pooled state reader) for its whole
-life. A call whose input is missing or corrupt is refused on its own row, with the message;
-the batch and the fleet go on."""
+A worker keeps one hotato.runs Grader per job (decoded assertions, one open state connection)
+for its whole life. A call whose input is missing or corrupt is refused on its own row, with
+the message; the batch and the fleet go on."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from hotato.model.errors import InputError
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from hotato.fleet.grader import CallGrader
+    from hotato.runs.grader import Grader
 
 
 @dataclass(frozen=True)
@@ -90,27 +90,32 @@ def assertions_digest(aset: AssertionSet) -> str:
     ).hexdigest()
 
 
-_GRADERS: dict[Job, tuple[AssertionSet, CallGrader]] = {}
+_GRADERS: dict[Job, Grader] = {}  # one per job for the worker's life: its state stays open
 
 
-def _grader(job: Job) -> tuple[AssertionSet, CallGrader]:
+def _grader(job: Job) -> Grader:
     if job not in _GRADERS:
-        from hotato.fleet.grader import CallGrader
+        from hotato.runs.grader import Grader
 
-        _GRADERS[job] = (decode_job(job), CallGrader(job.policy, job.state, job.state_before))
+        _GRADERS[job] = Grader(
+            decode_job(job),
+            state=job.state,
+            state_before=job.state_before,
+            inconclusive_policy=job.policy,
+        )
     return _GRADERS[job]
 
 
 def grade_batch(batch: Batch) -> BatchOut:
     from hotato.fleet.store import call_schema, result_schema, table
 
-    aset, grader = _grader(batch.job)
+    grader = _grader(batch.job)
     results: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     counts = dict.fromkeys(("pass", "fail", "inconclusive", "refused", "graded", "resumed"), 0)
     with tempfile.TemporaryDirectory(prefix="hotato-fleet-") as scratch:
         for row in batch.calls:
-            call, rows = _grade_call(batch, aset, grader, row, Path(scratch) / str(len(calls)))
+            call, rows = _grade_call(batch, grader, row, Path(scratch) / str(len(calls)))
             if call is None:
                 counts["resumed"] += 1
                 continue
@@ -123,7 +128,7 @@ def grade_batch(batch: Batch) -> BatchOut:
 
 
 def _grade_call(
-    batch: Batch, aset: AssertionSet, grader: CallGrader, row: CallRow, scratch: Path
+    batch: Batch, grader: Grader, row: CallRow, scratch: Path
 ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     from hotato.fleet.files import fetch
     from hotato.fleet.variables import bind
@@ -151,8 +156,10 @@ def _grade_call(
             raise InputError.one(
                 "its inputs changed since this results folder graded it; grade into a new --out"
             )
-        bound = bind(aset, list(job.used), {c: row.column(c) for c in job.used})
-        outcome = grader.grade(bound, local["trace"], local["transcript"])
+        bound = bind(grader.assertions, list(job.used), {c: row.column(c) for c in job.used})
+        outcome = grader.grade(
+            trace=local["trace"], transcript=local["transcript"], assertions=bound
+        ).outcome
     except InputError as exc:
         head.setdefault("input_digest", _key(job, row, {}))
         return {

@@ -78,9 +78,11 @@ class Grader:
         trace: TraceInput | None = None,
         transcript: TranscriptInput | None = None,
         state: StateInput | None = None,
+        assertions: AssertionSet | None = None,
     ) -> AssertionsResult:
         """Grade one call. Evidence left as None is not supplied: its checks are INCONCLUSIVE.
-        `state` here replaces the grader's own for this call only."""
+        `state` here replaces the grader's own for this call only; so do `assertions` (the
+        grader's own with this call's values bound, as a fleet run's `${call.col}` does)."""
         trace_path = None
         if isinstance(trace, Trace):
             if self.trace_keys or self.require_signed_trace:
@@ -96,7 +98,8 @@ class Grader:
             transcript=transcript_of(transcript),
             state=state_source(state, self._state_before) if state is not None else self._source(),
         )
-        return AssertionsResult(run(self.assertions, sources, self.inconclusive_policy), auth)
+        aset = assertions if assertions is not None else self.assertions
+        return AssertionsResult(run(aset, sources, self.inconclusive_policy), auth)
 
     def _source(self) -> StateSource | None:
         if self._state is None:
