@@ -185,20 +185,62 @@ def _label(work: Path, assertion: str, verdict: str, key: str, out: str) -> None
     assert ran.code == 0, ran.err
 
 
-def test_a_verified_label_settles_an_inconclusive_without_rewriting_it(work: Path) -> None:
-    _, doc, _ = _run(work, "--out", "art")
+def test_a_verified_pass_label_settles_an_inconclusive_without_rewriting_it(work: Path) -> None:
+    code, doc, _ = _run(work, "--out", "art")
     landed = next(r for r in doc["assertions"]["results"] if r["id"] == "landed")
     assert landed["status"] == "INCONCLUSIVE"  # no --state: the data was not read
     assert doc["success"]["conditions"]["no_unresolved_inconclusive"] is False
-    _label(work, "landed", "fail", "me", "labels/landed.json")
+    assert code == 1
+    _label(work, "landed", "pass", "me", "labels/landed.json")
 
-    _code, doc, _ = _run(work, "--labels", "labels", "--trust", "me/signing.pub")
+    code, doc, _ = _run(work, "--labels", "labels", "--trust", "me/signing.pub")
     assert doc["success"]["conditions"]["no_unresolved_inconclusive"] is True
+    assert code == 0 and doc["success"]["passed"] is True
     landed = next(r for r in doc["assertions"]["results"] if r["id"] == "landed")
     assert landed["status"] == "INCONCLUSIVE"  # a person confirmed it; the machine still could not
     (label,) = doc["human"]["verified"]
     assert label["authority"] == "human" and label["reviewer"] == "Ana"
-    assert label["verdict"] == "fail" and label["created_at"]
+    assert label["verdict"] == "pass" and label["created_at"]
+
+
+@pytest.mark.parametrize("fmt", ["json", "text", "junit"])
+def test_a_persons_fail_label_fails_the_run(work: Path, fmt: str) -> None:
+    """A verified FAIL never settles an INCONCLUSIVE as success: exit 1 in every format, and the
+    JUnit human suite counts it as a failure."""
+    _run(work, "--out", "art")
+    _label(work, "landed", "fail", "me", "labels/landed.json")
+    ran = hotato(
+        "test",
+        "run",
+        "t.yaml",
+        "--agent",
+        "res-v1",
+        "--transcript",
+        "transcript.json",
+        "--trace",
+        "trace.jsonl",
+        "--labels",
+        "labels",
+        "--trust",
+        "me/signing.pub",
+        "--format",
+        fmt,
+        cwd=work,
+    )
+    assert ran.code == 1, ran.err
+    if fmt == "json":
+        doc = json.loads(ran.out)
+        assert doc["success"]["passed"] is False
+        assert doc["success"]["conditions"]["no_unresolved_inconclusive"] is False
+        assert doc["success"]["human_failures"] == ["landed"]
+    elif fmt == "text":
+        assert "landed: a person's signed label says FAIL" in ran.out
+    else:
+        import xml.etree.ElementTree as ET
+
+        human = next(s for s in ET.fromstring(ran.out) if s.get("name", "").endswith(".human"))
+        assert human.get("failures") == "1"
+        assert human.find("testcase/failure") is not None
 
 
 def test_labels_that_do_not_verify_are_listed_and_never_count(work: Path) -> None:

@@ -13,7 +13,7 @@ from hotato.conversation.runner import decide_exit, run_test
 from hotato.conversation.scorecard import conditions, passed
 from hotato.conversation.testfile import ConversationTest, load_test
 from hotato.engine.sources import open_sources
-from hotato.model.status import ExitCode
+from hotato.model.status import ExitCode, Status
 
 
 def lane(status: str) -> Any:
@@ -35,15 +35,13 @@ def graded(tmp_path: Path) -> Any:
         )
     )
 
-    def run(status: str, gate: bool, settled: set[str] | None = None, state: bool = True) -> Any:
+    def run(status: str, gate: bool, human: Any = None, state: bool = True) -> Any:
         sources = open_sources(
             str(call / "trace.jsonl"),
             str(call / "transcript.json"),
             str(call / "state.json") if state else None,
         )
-        return run_test(
-            test, sources, "a", rubric_lane=lane(status), gate_judge=gate, settled=settled
-        )
+        return run_test(test, sources, "a", rubric_lane=lane(status), gate_judge=gate, human=human)
 
     return run
 
@@ -71,18 +69,37 @@ def test_the_rubric_lane_gates_only_when_asked(
 def test_labels_settle_an_inconclusive(graded: Any) -> None:
     unsettled = graded("PASS", False, state=False)
     assert [r.status.value for r in unsettled.results] == ["PASS", "INCONCLUSIVE"]
-    assert conditions(["no_unresolved_inconclusive"], unsettled.results, [], set()) == {
+    assert conditions(["no_unresolved_inconclusive"], unsettled.results, [], {}) == {
         "no_unresolved_inconclusive": False
     }
-    assert conditions(["no_unresolved_inconclusive"], unsettled.results, [], {RECORDED["id"]}) == {
+    agreed = {RECORDED["id"]: frozenset({Status.PASS})}
+    assert conditions(["no_unresolved_inconclusive"], unsettled.results, [], agreed) == {
         "no_unresolved_inconclusive": True
     }
+
+
+@pytest.mark.parametrize(
+    "verdicts",
+    [{Status.FAIL}, {Status.PASS, Status.FAIL}],
+    ids=["agreed-fail", "in-conflict"],
+)
+def test_a_persons_fail_never_becomes_success(graded: Any, verdicts: set[Status]) -> None:
+    """A FAIL label on an INCONCLUSIVE leaves it unresolved, and fails the run (exit 1) even
+    when no required condition mentions INCONCLUSIVE results."""
+    human = {RECORDED["id"]: frozenset(verdicts)}
+    assert conditions(
+        ["no_unresolved_inconclusive"], graded("PASS", False, state=False).results, [], human
+    ) == {"no_unresolved_inconclusive": False}
+    run = graded("PASS", False, human=human, state=False)
+    assert run.passed is False and run.exit_code == ExitCode.FAILED
+    assert run.human_failures == [RECORDED["id"]]
+    assert run.runs == [False]
 
 
 def test_conditions_come_out_in_the_order_required(graded: Any) -> None:
     run = graded("PASS", False)
     order = ["no_inconclusive", "all_deterministic_assertions_pass", "no_deterministic_fail"]
-    assert list(conditions(order, run.results, [], set())) == order
+    assert list(conditions(order, run.results, [], {})) == order
 
 
 def test_passed_ignores_the_rubric_condition_unless_gated() -> None:

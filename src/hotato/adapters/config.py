@@ -19,6 +19,7 @@ import msgspec
 
 from hotato._documents import Document
 from hotato._net import is_loopback
+from hotato._secrets import value_problem
 from hotato.adapters.sql_connect import SqlTarget, sql_target
 from hotato.adapters.sql_guard import select_problem
 from hotato.model.errors import InputError, Problem
@@ -201,8 +202,10 @@ def _http(
                     f"{name} carries a credential: use `auth` with an environment variable name",
                 )
             )
-        elif not _HEADER.fullmatch(name) or "\n" in header or "\r" in header:
-            problems.append(doc.problem(f"$.headers.{name}", "not a valid HTTP header"))
+        elif not _HEADER.fullmatch(name) or not _HEADER_VALUE.fullmatch(header):
+            problems.append(
+                doc.problem(f"$.headers.{name}", "not a valid HTTP header (one line of ASCII)")
+            )
     if isinstance(top.auth, HeaderAuth) and not _HEADER.fullmatch(top.auth.name):
         problems.append(doc.problem("$.auth.name", "not a valid HTTP header name"))
     if isinstance(top.auth, BasicAuth) and (top.auth.username is None) == (
@@ -225,6 +228,9 @@ def _credentials(
             problems.append(
                 doc.problem(f"$.auth.{key}", f"environment variable {name} ({key}) is not set")
             )
+        elif why := value_problem(str(name), value):
+            problems.append(doc.problem(f"$.auth.{key}", why))
+            return ""
         return value or ""
 
     if isinstance(auth, BearerAuth):
@@ -240,6 +246,7 @@ def _credentials(
 
 
 _HEADER = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_HEADER_VALUE = re.compile(r"[\x20-\x7e\t]*")
 
 
 def base_url_problem(url: str, allow_http: bool) -> str | None:
@@ -255,6 +262,12 @@ def base_url_problem(url: str, allow_http: bool) -> str | None:
         return "base_url must not carry credentials: use `auth` with environment variable names"
     if parts.fragment:
         return "base_url must not have a #fragment"
+    if parts.query or url.rstrip().endswith("?"):
+        return (
+            "base_url must not have a ?query (it would be sent with, and mangle, every request; "
+            "a credential there would be shown): map query parameters in a resource's `query`, "
+            "credentials in `auth`"
+        )
     if parts.scheme == "http":
         if not allow_http:
             return "base_url must be https:// (plain http is allowed for loopback with allow_http)"

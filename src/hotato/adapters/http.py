@@ -128,7 +128,10 @@ class HttpReader:
                 if retry and not last:
                     time.sleep(_BACKOFF_S * 2**attempt)
                     continue
-                failure = StateUnavailable(cause, self._scrub(f"{shown}: {_reason(exc)}"))
+                # The transport's own text can quote a header (and so a credential): never shown.
+                failure = StateUnavailable(
+                    cause, self._scrub(f"{shown}: {_CAUSE_TEXT[cause]} ({type(exc).__name__})")
+                )
                 if cause in _STICKY:
                     self._down = failure
                 raise failure from None
@@ -260,5 +263,9 @@ def _chain(exc: BaseException) -> list[BaseException]:
     return seen
 
 
-def _reason(exc: BaseException) -> str:
-    return str(exc).strip() or type(exc).__name__
+_CAUSE_TEXT = {
+    "dns": "the host name did not resolve",
+    "tls": "the TLS handshake failed",
+    "connection_refused": "the connection was refused",
+    "connection_lost": "the connection failed or was lost",
+}

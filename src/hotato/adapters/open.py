@@ -7,7 +7,6 @@ JSON sandbox. Nothing connects until the first read.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 import msgspec
 
 from hotato._io import read_bytes
+from hotato._secrets import mask_url
 from hotato.adapters.cache import CachedReader
 from hotato.adapters.sandbox import SandboxReader, parse_sandbox, read_sandbox
 from hotato.adapters.sql_connect import is_database_url, sql_target
@@ -66,14 +66,19 @@ def open_reader(source: str) -> tuple[StateReader, SandboxReader | None, str]:
         if scheme in ("http", "https"):
             raise InputError.one(
                 "an HTTP API is read through an adapter file (base_url, a resource map and "
-                "egress_opt_in: true); see docs/state.md", file=_without_password(source))
+                "egress_opt_in: true); see docs/state.md",
+                file=mask_url(source),
+            )
         if not is_database_url(source):
-            raise InputError.one(f"unsupported state source scheme {scheme!r}; give a JSON "
-                                 "sandbox, a SQLite file, a postgresql:// or mysql:// URL, or "
-                                 "an adapter file", file=_without_password(source))
+            raise InputError.one(
+                f"unsupported state source scheme {scheme!r}; give a JSON "
+                "sandbox, a SQLite file, a postgresql:// or mysql:// URL, or "
+                "an adapter file",
+                file=mask_url(source),
+            )
         from hotato.adapters.sql import SqlReader
 
-        target = sql_target(source, file=_without_password(source))
+        target = sql_target(source, file=mask_url(source))
         return SqlReader(target), None, f"{target.label} (read-only)"
     data = read_bytes(source, "state")
     if data.startswith(_SQLITE_HEADER):
@@ -88,10 +93,6 @@ def open_reader(source: str) -> tuple[StateReader, SandboxReader | None, str]:
 def is_adapter_document(value: Any) -> bool:
     """An adapter file names its adapter; a sandbox's values are rows, never a string."""
     return isinstance(value, dict) and isinstance(value.get("adapter"), str)
-
-
-def _without_password(url: str) -> str:
-    return re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", url)
 
 
 def _open_document(source: str, data: bytes) -> tuple[StateReader, SandboxReader | None, str]:
@@ -117,13 +118,20 @@ def _open_adapter(source: str, data: bytes) -> tuple[StateReader, SandboxReader 
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InputError.one("state file is neither SQLite, JSON nor YAML text",
-                             file=source) from None
+        raise InputError.one(
+            "state file is neither SQLite, JSON nor YAML text", file=source
+        ) from None
     doc = parse_document(text, source, "state adapter file", is_json=source.endswith(".json"))
     if not is_adapter_document(doc.value):
-        raise InputError([doc.problem(
-            "$", "a YAML state file is an adapter file: it needs `adapter: sql` or "
-            "`adapter: http` (a sandbox is JSON)")])
+        raise InputError(
+            [
+                doc.problem(
+                    "$",
+                    "a YAML state file is an adapter file: it needs `adapter: sql` or "
+                    "`adapter: http` (a sandbox is JSON)",
+                )
+            ]
+        )
     config = decode_adapter(doc)
     name = Path(source).name
     if isinstance(config, HttpConfig):
@@ -132,5 +140,8 @@ def _open_adapter(source: str, data: bytes) -> tuple[StateReader, SandboxReader 
         return HttpReader(config), None, f"http {config.spec.base_url} (adapter {name})"
     from hotato.adapters.sql import SqlReader
 
-    return (SqlReader(config.target, config.resources), None,
-            f"{config.target.label} (read-only, adapter {name})")
+    return (
+        SqlReader(config.target, config.resources),
+        None,
+        f"{config.target.label} (read-only, adapter {name})",
+    )

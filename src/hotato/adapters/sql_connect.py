@@ -17,14 +17,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hotato._secrets import credential_keys, value_problem
 from hotato.model.errors import InputError
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
 _DRIVERS = {
-    "postgresql": "postgresql", "postgres": "postgresql", "postgresql+psycopg": "postgresql",
-    "mysql": "mysql", "mariadb": "mysql", "mysql+pymysql": "mysql", "mariadb+pymysql": "mysql",
+    "postgresql": "postgresql",
+    "postgres": "postgresql",
+    "postgresql+psycopg": "postgresql",
+    "mysql": "mysql",
+    "mariadb": "mysql",
+    "mysql+pymysql": "mysql",
+    "mariadb+pymysql": "mysql",
     "sqlite": "sqlite",
 }
 _SQLALCHEMY_DRIVER = {"postgresql": "postgresql+psycopg", "mysql": "mysql+pymysql"}
@@ -60,13 +66,17 @@ def sql_target(
     dialect = _DRIVERS.get(scheme)
     if dialect is None:
         supported = "postgresql://, mysql://, mariadb://, sqlite:///"
-        raise InputError.one(f"unsupported database URL scheme {scheme!r}; use {supported}",
-                             file=file, path=path)
+        raise InputError.one(
+            f"unsupported database URL scheme {scheme!r}; use {supported}", file=file, path=path
+        )
     if dialect == "sqlite":
         raw = urllib.parse.unquote(url.split("://", 1)[1])
         if not raw.startswith("/"):
-            raise InputError.one("a sqlite URL is sqlite:///relative/path or sqlite:////abs/path",
-                                 file=file, path=path)
+            raise InputError.one(
+                "a sqlite URL is sqlite:///relative/path or sqlite:////abs/path",
+                file=file,
+                path=path,
+            )
         db = Path(raw[1:])
         if not db.is_absolute() and base_dir is not None:
             db = base_dir / db
@@ -84,26 +94,48 @@ def sql_target(
             "a database URL must not carry a password (it would show in shell history and "
             "logs); name an environment variable instead: password_env in an adapter file, or "
             + ("PGPASSWORD" if dialect == "postgresql" else "MYSQL_PWD"),
-            file=file, path=path)
+            file=file,
+            path=path,
+        )
+    secret_keys = [k for k in parsed.query if credential_keys(f"{k}=")]
+    if secret_keys:
+        raise InputError.one(
+            f"a database URL must not carry a credential in its query ({', '.join(secret_keys)}); "
+            "name an environment variable instead: password_env in an adapter file, or "
+            + ("PGPASSWORD" if dialect == "postgresql" else "MYSQL_PWD"),
+            file=file,
+            path=path,
+        )
     parsed = parsed.set(drivername=_SQLALCHEMY_DRIVER[dialect])
     password = None
     if password_env:
         password = os.environ.get(password_env)
         if password is None:
-            raise InputError.one(f"environment variable {password_env} (password_env) is not set",
-                                 file=file, path=path)
+            raise InputError.one(
+                f"environment variable {password_env} (password_env) is not set",
+                file=file,
+                path=path,
+            )
+        if why := value_problem(password_env, password):
+            raise InputError.one(why + " (password_env)", file=file, path=path)
     elif dialect == "mysql":
         password = os.environ.get("MYSQL_PWD")
     label = parsed.set(drivername=dialect).render_as_string(hide_password=True)
-    return SqlTarget(dialect, label, url=parsed.render_as_string(hide_password=False),
-                     timeout_s=timeout_s, password=password)
+    return SqlTarget(
+        dialect,
+        label,
+        url=parsed.render_as_string(hide_password=False),
+        timeout_s=timeout_s,
+        password=password,
+    )
 
 
 def sqlite_target(path: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> SqlTarget:
     db = Path(path)
     if not db.is_file():
-        raise InputError.one("SQLite database file does not exist (it is never created)",
-                             file=str(path))
+        raise InputError.one(
+            "SQLite database file does not exist (it is never created)", file=str(path)
+        )
     return SqlTarget("sqlite", f"SQLite file {path}", path=str(db.resolve()), timeout_s=timeout_s)
 
 
@@ -129,12 +161,20 @@ def create_engine(target: SqlTarget) -> Engine:
         url = url.set(password=target.password)
     seconds = max(2, math.ceil(target.timeout_s))
     if target.dialect == "postgresql":
-        engine = sa.create_engine(url, poolclass=NullPool,
-                                  connect_args={"connect_timeout": seconds})
+        engine = sa.create_engine(
+            url, poolclass=NullPool, connect_args={"connect_timeout": seconds}
+        )
         sa.event.listen(engine, "connect", _postgresql_read_only(target.timeout_s))
     else:
-        engine = sa.create_engine(url, poolclass=NullPool, connect_args={
-            "connect_timeout": seconds, "read_timeout": seconds, "write_timeout": seconds})
+        engine = sa.create_engine(
+            url,
+            poolclass=NullPool,
+            connect_args={
+                "connect_timeout": seconds,
+                "read_timeout": seconds,
+                "write_timeout": seconds,
+            },
+        )
         sa.event.listen(engine, "connect", _mysql_read_only(target.timeout_s))
     return engine
 

@@ -60,6 +60,7 @@ def test_run_document(run: TestRun) -> dict[str, Any]:
             "conditions": run.conditions,
             "passed": run.passed,
             "rubric_gated": run.gate_judge,
+            **({"human_failures": run.human_failures} if run.human_failures else {}),
         },
         "summary": {
             "deterministic": run.tally.as_dict(),

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 import msgspec
 
 from hotato._net import is_loopback
+from hotato._secrets import credential_keys, value_problem
 from hotato.conversation import _judge_cache as cache
 from hotato.conversation._judge_prompt import (
     SYSTEM_PROMPT,
@@ -110,6 +111,11 @@ class JudgeConfig:
                 "the judge endpoint carries credentials; put the key in an environment variable "
                 "and name it instead"
             )
+        if secret_keys := credential_keys(parts.query):
+            raise UsageError.one(
+                f"the judge endpoint carries a credential in its query ({', '.join(secret_keys)}); "
+                "put the key in an environment variable and name it (--judge-api-key-env)"
+            )
         if not is_loopback(parts.hostname):
             if not self.egress_opt_in:
                 raise UsageError.one(
@@ -126,6 +132,10 @@ class JudgeConfig:
             raise UsageError.one(
                 f"the environment variable {self.api_key_env} named for the judge's key is not set"
             )
+        if self.api_key_env and (
+            why := value_problem(self.api_key_env, os.environ[self.api_key_env])
+        ):
+            raise UsageError.one(why)
 
     @property
     def url(self) -> str:

@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hotato.conversation.reliability import Aggregate
-from hotato.conversation.scorecard import conditions, dimensions, passed
+from hotato.conversation.scorecard import (
+    HumanVerdicts,
+    conditions,
+    dimensions,
+    human_failures,
+    passed,
+)
 from hotato.conversation.testfile import ConversationTest
 from hotato.engine.evaluate import Sources, evaluate
 from hotato.engine.policy import Tally, exit_code, resolve_policy
@@ -35,6 +41,7 @@ class TestRun:
     state_reads: list[StateRead] = field(default_factory=list)  # the first run's reads
     labels: dict[str, Any] = field(default_factory=dict)
     trace_auth: dict[str, Any] | None = None
+    human_failures: list[str] = field(default_factory=list)  # ids a person judged FAIL
 
     @property
     def tally(self) -> Tally:
@@ -68,7 +75,7 @@ def run_test(
     repetitions: int | None = None,
     rubric_lane: RubricLane | None = None,
     gate_judge: bool = False,
-    settled: set[str] | None = None,
+    human: HumanVerdicts | None = None,
 ) -> TestRun:
     policy = resolve_policy(policy_flag, test.policy)
     n = repetitions or test.repetitions
@@ -83,11 +90,10 @@ def run_test(
 
         rubric_lane = judged(None)  # no judge: every criterion INCONCLUSIVE, counted apart
     rubric = rubric_lane(test, sources)
-    conds = conditions(test.required, results, rubric, settled or set())
-    ok = passed(conds, gate_judge)
-    per_run = [
-        passed(conditions(test.required, r, rubric, settled or set()), gate_judge) for r in runs
-    ]
+    human = human or {}
+    conds = conditions(test.required, results, rubric, human)
+    ok = passed(conds, gate_judge, human)
+    per_run = [passed(conditions(test.required, r, rubric, human), gate_judge, human) for r in runs]
     draft = TestRun(
         test,
         agent,
@@ -103,5 +109,6 @@ def run_test(
         sources,
         reads,
     )
+    draft.human_failures = human_failures(human)
     draft.exit_code = decide_exit(exit_code(results, policy), ok, draft.rubric_exit())
     return draft

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from hotato.engine.policy import Tally
@@ -9,6 +10,19 @@ from hotato.model.results import Result
 from hotato.model.status import DIMENSIONS, Status
 
 RUBRIC_CONDITIONS = frozenset({"no_rubric_failure"})
+
+HumanVerdicts = Mapping[str, frozenset[Status]]
+"""Per assertion id, the verdicts verified human labels give it (several when in conflict)."""
+
+
+def settled_pass(human: HumanVerdicts) -> set[str]:
+    """Ids a person confirmed as PASS, every label agreeing. Only these settle an INCONCLUSIVE."""
+    return {i for i, v in human.items() if v == {Status.PASS}}
+
+
+def human_failures(human: HumanVerdicts) -> list[str]:
+    """Ids a person judged FAIL (in conflict or not). A person's FAIL never becomes success."""
+    return sorted(i for i, v in human.items() if Status.FAIL in v)
 
 
 def dimensions(results: list[Result]) -> dict[str, dict[str, int]]:
@@ -23,12 +37,13 @@ def conditions(
     required: list[str],
     deterministic: list[Result],
     rubric: list[dict[str, Any]],
-    settled: set[str],
+    human: HumanVerdicts,
 ) -> dict[str, bool]:
     """Each required condition, true or false.
 
-    `settled` holds the ids of INCONCLUSIVE results a verified human label settles."""
+    `human` holds the verified human verdicts; an INCONCLUSIVE is settled only by an agreed PASS."""
     statuses = [r.status for r in deterministic]
+    settled = settled_pass(human)
     inconclusive = [r.id for r in deterministic if r.status is Status.INCONCLUSIVE]
     value = {
         "all_deterministic_assertions_pass": all(s is Status.PASS for s in statuses),
@@ -40,6 +55,9 @@ def conditions(
     return {name: value[name] for name in required}
 
 
-def passed(conds: dict[str, bool], gate_judge: bool) -> bool:
-    """The rubric lane's condition counts only when the user gates on the judge (law 7)."""
+def passed(conds: dict[str, bool], gate_judge: bool, human: HumanVerdicts | None = None) -> bool:
+    """The rubric lane's condition counts only when the user gates on the judge (law 7); a
+    person's FAIL fails the run whatever the required conditions say (law 8)."""
+    if human and human_failures(human):
+        return False
     return all(v for k, v in conds.items() if gate_judge or k not in RUBRIC_CONDITIONS)

@@ -80,7 +80,7 @@ def human_suite(name: str, lane: dict[str, Any]) -> ET.Element:
         {
             "name": f"{name}.human",
             "tests": str(len(verified) + len(refused)),
-            "failures": "0",
+            "failures": str(sum(label["verdict"] == "fail" for label in verified)),
             "errors": "0",
             "skipped": str(len(refused)),
         },
@@ -89,11 +89,14 @@ def human_suite(name: str, lane: dict[str, Any]) -> ET.Element:
         case = ET.SubElement(
             el, "testcase", {"classname": f"{name}.human", "name": str(label["assertion_id"])}
         )
-        out = ET.SubElement(case, "system-out")
-        out.text = (
+        said = (
             f"human label: {label['verdict']} by {label['reviewer']} at "
             f"{label['created_at']} (key {label['key_id']})"
         )
+        if label["verdict"] == "fail":  # a person's FAIL is a failure, never a pass
+            ET.SubElement(case, "failure", {"message": said, "type": "FAIL"})
+        out = ET.SubElement(case, "system-out")
+        out.text = said
     for label in refused:
         case = ET.SubElement(
             el, "testcase", {"classname": f"{name}.human", "name": str(label.get("path", "label"))}

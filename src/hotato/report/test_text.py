@@ -71,6 +71,8 @@ def render(doc: dict[str, Any], results: list[Result], color: bool = False) -> s
     out += ["", "success conditions:"]
     for name, value in doc["success"]["conditions"].items():
         out.append(f"  {'holds ' if value else 'broken'}  {name}")
+    for failed in doc["success"].get("human_failures", []):
+        out.append(f"  broken  {failed}: a person's signed label says FAIL")
     s = doc["summary"]
     d, rb = s["deterministic"], s["rubric"]
     out += [

@@ -51,7 +51,7 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Tes
         req.repetitions,
         rubric_lane=rubric_lane(req.judge),
         gate_judge=req.gate_judge,
-        settled=human.settled if human else None,
+        human=human.verdicts if human else None,
     )
     if human is not None:
         run.labels = human.as_dict()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from hotato.model.status import Status
+
 
 @dataclass
 class HumanLane:
@@ -13,10 +15,12 @@ class HumanLane:
     conflicts: list[str] = field(default_factory=list)
 
     @property
-    def settled(self) -> set[str]:
-        """Assertion ids that one or more labels settle, all agreeing."""
-        ids = {label["assertion_id"] for label in self.verified}
-        return ids - set(self.conflicts)
+    def verdicts(self) -> dict[str, frozenset[Status]]:
+        """Per assertion id, the verdicts its verified labels give (several when in conflict)."""
+        out: dict[str, set[Status]] = {}
+        for label in self.verified:
+            out.setdefault(label["assertion_id"], set()).add(Status(label["verdict"].upper()))
+        return {i: frozenset(v) for i, v in out.items()}
 
     def as_dict(self) -> dict[str, Any]:
         return {
