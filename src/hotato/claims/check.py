@@ -1,0 +1,476 @@
+"""Grade each claim against the record: the trace (what the agent did) and, where a pack asks,
+the system of record. PASS, FAIL, or INCONCLUSIVE when the evidence was not supplied.
+
+A `done` claim needs a tool (or transfer) span of its type that succeeded by the end of the
+claim's turn with the values that were said; each span backs one claim, except that a claim
+repeating an earlier one (no new read-back of the action in between) rests on the same span.
+A `failed` claim FAILs when the last such action before it succeeded. `promised` claims are
+graded only on request (the action must follow); `negated` ones are listed, never graded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from hotato.claims.agree import describe, disagreements, flat_args, fold
+from hotato.claims.entities import Entity, extract_entities
+from hotato.claims.extract import Claim, extract
+from hotato.claims.pack import ClaimType, PackSet
+from hotato.model.evidence import Span, Trace, Transcript, Turn
+from hotato.model.match import subset
+from hotato.model.state import StateSource, StateUnavailable
+from hotato.model.status import Status
+
+
+class ClaimResult(msgspec.Struct, kw_only=True):
+    turn: int
+    span: tuple[int, int]
+    text: str
+    type: str
+    polarity: str
+    entities: list[Entity]
+    status: Status
+    reason: str
+    evidence: list[str]
+    graded: bool = True
+    deterministic: bool = True
+    details: dict[str, Any] = {}
+
+
+@dataclass
+class Options:
+    promises: bool = False  # grade `promised` claims: the action must follow in the call
+
+
+@dataclass
+class _Ledger:
+    """Which spans already back a claim, and the last claim each span backed."""
+
+    used: dict[str, int] = field(default_factory=dict)  # span id -> turn of the claim
+
+
+def _name(span: Span) -> str:
+    return (span.name or "").lower()
+
+
+def candidates(ctype: ClaimType, trace: Trace, packs: PackSet) -> list[Span]:
+    """The spans that could back a claim of this type, in time order."""
+    out = []
+    for span in trace.ordered:
+        if span.type in ctype.spans:
+            out.append(span)
+        elif span.type == "tool_call" and ctype.tools is not None and span.name:
+            name = _name(span).encode()
+            if ctype.tools.search(name) and not (
+                packs.read_only is not None and packs.read_only.search(name)
+            ):
+                out.append(span)
+    return out
+
+
+def _turn_end(turns: Sequence[Turn], i: int) -> float | None:
+    t = turns[i]
+    return t.end if t.end is not None else t.start
+
+
+def _next_agent_start(turns: Sequence[Turn], i: int) -> float | None:
+    for t in turns[i + 1 :]:
+        if t.role == "agent":
+            return t.start
+    return None
+
+
+def _within(span: Span, limit: float | None) -> bool:
+    t = span.time
+    return t is None or limit is None or t <= limit
+
+
+READBACK_WINDOW = 12  # turns before a claim searched for the agent's read-backs
+
+
+@dataclass
+class Said:
+    """What was stated for one claim: entities by kind, the turns they came from, and the text
+    of the read-back context (to tell a name that was read back last from one replaced)."""
+
+    entities: dict[str, list[Entity]]
+    turns: list[int]
+    context: str = ""  # folded text of the last read-back, the caller's answers and the claim
+    replaced: str = ""  # folded text of earlier read-backs
+
+
+def _is_readback(turn: Turn, packs: PackSet) -> bool:
+    if turn.role != "agent":
+        return False
+    return "?" in turn.text or (
+        packs.confirm is not None and packs.confirm.search(turn.text.lower().encode()) is not None
+    )
+
+
+def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet) -> Said:
+    """The entities stated for a claim, by kind: those of its own sentence first, then what the
+    agent read back since the previous claim of its type (a later read-back replacing an earlier
+    one, kind by kind) and the caller's answers after the last read-back."""
+    own: dict[str, list[Entity]] = {}
+    for e in claim.entities:
+        if claim.span[0] <= e.span[0] < claim.span[1]:
+            own.setdefault(e.kind, []).append(e)
+    floor = max(previous, claim.turn - READBACK_WINDOW - 1)
+    readbacks = [i for i in range(floor + 1, claim.turn) if _is_readback(turns[i], packs)]
+    own_text = fold(turns[claim.turn].text)
+    if not readbacks:
+        return Said(own, [claim.turn], own_text)
+    context: dict[str, list[Entity]] = {}
+    last = readbacks[-1]
+    sources = [*readbacks, *(i for i in range(last + 1, claim.turn) if turns[i].role != "agent")]
+    for i in sources:
+        found: dict[str, list[Entity]] = {}
+        for e in extract_entities(turns[i].text):
+            found.setdefault(e.kind, []).append(e)
+        context.update(found)  # a later read-back, or the caller's correction, replaces
+    for kind, entities in context.items():
+        own.setdefault(kind, entities)
+    recent = " ".join(turns[i].text for i in range(last, claim.turn + 1))
+    replaced = " ".join(turns[i].text for i in readbacks[:-1])
+    return Said(own, [*sources, claim.turn], fold(recent), fold(replaced) if replaced else "")
+
+
+def _verdict(
+    status: Status, reason: str, evidence: list[str], details: dict[str, Any] | None = None
+) -> tuple[Status, str, list[str], dict[str, Any]]:
+    return status, reason, evidence, details or {}
+
+
+def _state_check(
+    ctype: ClaimType, span: Span | None, said: Said, state: StateSource | None
+) -> tuple[Status, str, dict[str, Any]] | None:
+    """The pack's state check after a backing span, or None when the type has none."""
+    check = ctype.state
+    if check is None:
+        return None
+    if state is None:
+        return (
+            Status.INCONCLUSIVE,
+            f"the {ctype.name} pack asks the system of record "
+            "(resource {check.resource!r}) and no state was supplied (--state)",
+            {},
+        )
+    args = span.arguments() if span is not None else None
+    filters: dict[str, Any] = {}
+    for key, ref in check.filters.items():
+        value: Any = ref
+        if isinstance(ref, str) and ref.startswith("$arg."):
+            value = args.get(ref[5:]) if isinstance(args, dict) else None
+        elif isinstance(ref, str) and ref.startswith("$entity."):
+            found = said.entities.get(ref[8:], [])
+            value = found[0].value if found else None
+        if value is None:
+            return (
+                Status.INCONCLUSIVE,
+                f"state filter {key!r} ({ref}) has no value for this claim",
+                {},
+            )
+        filters[key] = value
+    try:
+        record = state.after.query(check.resource, filters)
+    except StateUnavailable as exc:
+        return Status.INCONCLUSIVE, f"system of record unavailable: {exc.cause}", {}
+    where = {"resource": check.resource, "filters": filters}
+    if record is None:
+        return Status.FAIL, f"no {check.resource} record matches {filters}", where
+    if not subset(check.expect, record):
+        return Status.FAIL, f"the {check.resource} record does not show {check.expect}", where
+    return Status.PASS, f"the {check.resource} record agrees", where
+
+
+class Grader:
+    """Grades the claims of one call. Holds the ledger of spans already claimed."""
+
+    def __init__(
+        self,
+        transcript: Transcript,
+        trace: Trace | None,
+        state: StateSource | None,
+        packs: PackSet,
+        options: Options,
+    ) -> None:
+        self.turns = transcript.turns
+        self.trace = trace
+        self.state = state
+        self.packs = packs
+        self.options = options
+        self.ledger = _Ledger()
+        self.spoken = fold(" ".join(t.text for t in self.turns))
+        self.last_claim: dict[str, int] = {}  # type -> turn of its last graded claim
+        self.readbacks: dict[str, list[int]] = {}  # type -> turns of negated/promised claims
+        self._cands: dict[str, list[Span]] = {}
+        self._known: dict[str, set[str]] | None = None
+
+    def spans_for(self, ctype: ClaimType) -> list[Span]:
+        assert self.trace is not None
+        if ctype.name not in self._cands:
+            self._cands[ctype.name] = candidates(ctype, self.trace, self.packs)
+        return self._cands[ctype.name]
+
+    def grade(self, claim: Claim) -> ClaimResult:
+        ctype = self.packs.by_name[claim.type]
+        if claim.polarity == "negated":
+            self.readbacks.setdefault(claim.type, []).append(claim.turn)
+            status, reason, ev, details = _verdict(
+                Status.INCONCLUSIVE,
+                "negated or hypothetical: says nothing was done; not graded",
+                [],
+                None,
+            )
+            return self._result(claim, status, reason, ev, details, graded=False)
+        if claim.polarity == "promised" and not self.options.promises:
+            self.readbacks.setdefault(claim.type, []).append(claim.turn)
+            return self._result(
+                claim,
+                Status.INCONCLUSIVE,
+                "a promise: graded only with --promises (the action must follow in the call)",
+                [],
+                {},
+                graded=False,
+            )
+        if self.trace is None:
+            return self._result(
+                claim,
+                Status.INCONCLUSIVE,
+                "no trace was supplied (--trace); "
+                "a claim is checked against the spans of what the agent did",
+                [],
+                {},
+            )
+        if claim.polarity == "failed":
+            verdict = self._failed(claim, ctype)
+        elif claim.polarity == "promised":
+            verdict = self._promised(claim, ctype)
+        else:
+            verdict = self._done(claim, ctype)
+        self.last_claim[claim.type] = claim.turn
+        return self._result(claim, *verdict)
+
+    def _disagree(self, ctype: ClaimType, span: Span, said: Said) -> list[dict[str, Any]]:
+        return disagreements(
+            ctype, span.arguments(), said.entities, self.spoken, said.context, self.known_values()
+        )
+
+    def known_values(self) -> dict[str, set[str]]:
+        """Every string value each argument or result field takes anywhere in the trace."""
+        if self._known is None:
+            known: dict[str, set[str]] = {}
+            assert self.trace is not None
+            for span in self.trace.by_type.get("tool_call", []):
+                for payload in (span.arguments(), span.result()):
+                    for key, value in flat_args(payload):
+                        if isinstance(value, str):
+                            known.setdefault(key, set()).add(value)
+            self._known = known
+        return self._known
+
+    def _result(
+        self,
+        claim: Claim,
+        status: Status,
+        reason: str,
+        evidence: list[str],
+        details: dict[str, Any],
+        graded: bool = True,
+    ) -> ClaimResult:
+        return ClaimResult(
+            turn=claim.turn,
+            span=claim.span,
+            text=claim.text,
+            type=claim.type,
+            polarity=claim.polarity,
+            entities=claim.entities,
+            status=status,
+            reason=reason,
+            evidence=[f"t_{claim.turn}", *evidence],
+            graded=graded,
+            details=details,
+        )
+
+    def _limit(self, claim: Claim, ctype: ClaimType) -> float | None:
+        if ctype.after_claim:
+            nxt = _next_agent_start(self.turns, claim.turn)
+            return nxt if nxt is not None else float("inf")
+        return _turn_end(self.turns, claim.turn)
+
+    def _done(
+        self, claim: Claim, ctype: ClaimType
+    ) -> tuple[Status, str, list[str], dict[str, Any]]:
+        spans = self.spans_for(ctype)
+        limit = self._limit(claim, ctype)
+        before = [s for s in spans if _within(s, limit)]
+        ok = [s for s in before if not s.raised()]
+        previous = self.last_claim.get(claim.type, -1)
+        said = said_for(claim, self.turns, previous, self.packs)
+        said_doc = {k: [e.text for e in v] for k, v in said.entities.items()}
+        fresh = [s for s in ok if s.id not in self.ledger.used]
+        checked: list[tuple[Span, list[dict[str, Any]]]] = []
+        for span in reversed(fresh):
+            problems = self._disagree(ctype, span, said)
+            if not problems:
+                return self._backed(claim, ctype, span, said, "")
+            checked.append((span, problems))
+        if checked:
+            span, problems = checked[0]
+            text = "; ".join(describe(ctype, p) for p in problems)
+            return _verdict(
+                Status.FAIL,
+                f"{span.name or span.type} ran with other values: {text}",
+                [s.id for s, _ in checked][:5],
+                {
+                    "said": said_doc,
+                    "said_in": [f"t_{t}" for t in said.turns],
+                    "executed": {"span": span.id, "mismatches": problems},
+                },
+            )
+        repeat = self._restated(claim, ctype, ok, said)
+        if repeat is not None:
+            return repeat
+        kind = ctype.description.rstrip(".").lower()
+        if not spans:
+            seen = (
+                sorted({s.name for s in self.trace.by_type.get("tool_call", []) if s.name})
+                if self.trace
+                else []
+            )
+            tail = f" (tools seen: {', '.join(seen[:10])})" if seen else " (no tool calls)"
+            return _verdict(
+                Status.FAIL,
+                f"claimed, but no {ctype.name} action ran{tail}",
+                [],
+                {"said": said_doc},
+            )
+        failed = [s for s in before if s.raised()]
+        if failed and not ok:
+            return _verdict(
+                Status.FAIL,
+                f"claimed, but {failed[-1].name or failed[-1].type} ran and failed",
+                [s.id for s in failed][-5:],
+                {"said": said_doc},
+            )
+        later = [s for s in spans if not _within(s, limit)]
+        if later and not ok:
+            return _verdict(
+                Status.FAIL,
+                f"claimed before it happened: {later[0].name} ran only after turn {claim.turn}",
+                [later[0].id],
+                {"said": said_doc},
+            )
+        used = sorted({self.ledger.used[s.id] for s in ok if s.id in self.ledger.used})
+        tail = (
+            f"; the earlier {ctype.name} at {', '.join(f't_{t}' for t in used)} "
+            "was read back anew since"
+            if used
+            else ""
+        )
+        return _verdict(
+            Status.FAIL,
+            f"claimed ({kind}), but no new {ctype.name} action succeeded{tail}",
+            [s.id for s in ok][-5:],
+            {"said": said_doc},
+        )
+
+    def _restated(
+        self, claim: Claim, ctype: ClaimType, ok: list[Span], said: Said
+    ) -> tuple[Status, str, list[str], dict[str, Any]] | None:
+        """A claim repeating one already backed, with no new read-back of the action since."""
+        for span in reversed(ok):
+            first = self.ledger.used.get(span.id)
+            if first is None:
+                continue
+            anew = [t for t in self.readbacks.get(claim.type, []) if first < t < claim.turn]
+            if anew:
+                return None
+            if self._disagree(ctype, span, said):
+                return None
+            return _verdict(
+                Status.PASS,
+                f"repeats the claim at t_{first}, backed by {span.name or span.type}",
+                [span.id],
+                {},
+            )
+        return None
+
+    def _backed(
+        self, claim: Claim, ctype: ClaimType, span: Span, said: Said, note: str
+    ) -> tuple[Status, str, list[str], dict[str, Any]]:
+        self.ledger.used[span.id] = claim.turn
+        what = span.name or span.type
+        checked = ", ".join(sorted(k for k in said.entities if k in ctype.agree))
+        reason = f"{what} ran and succeeded" + (f"; agrees on {checked}" if checked else "")
+        state = _state_check(ctype, span, said, self.state)
+        if state is None:
+            return _verdict(Status.PASS, reason, [span.id], {})
+        status, text, where = state
+        return _verdict(status, f"{reason}; {text}", [span.id], {"state": where} if where else {})
+
+    def _failed(
+        self, claim: Claim, ctype: ClaimType
+    ) -> tuple[Status, str, list[str], dict[str, Any]]:
+        spans = self.spans_for(ctype)
+        limit = _turn_end(self.turns, claim.turn)
+        fresh = [s for s in spans if _within(s, limit) and s.id not in self.ledger.used]
+        if not fresh:
+            return _verdict(Status.PASS, f"no {ctype.name} action succeeded", [], {})
+        last = fresh[-1]
+        self.ledger.used[last.id] = claim.turn
+        if last.raised():
+            return _verdict(Status.PASS, f"{last.name or last.type} ran and failed", [last.id], {})
+        return _verdict(
+            Status.FAIL, f"said it failed, but {last.name or last.type} succeeded", [last.id], {}
+        )
+
+    def _promised(
+        self, claim: Claim, ctype: ClaimType
+    ) -> tuple[Status, str, list[str], dict[str, Any]]:
+        start = self.turns[claim.turn].start
+        spans = [s for s in self.spans_for(ctype) if s.id not in self.ledger.used]
+        after = [s for s in spans if start is None or s.time is None or s.time >= start]
+        said = said_for(claim, self.turns, self.last_claim.get(claim.type, -1), self.packs)
+        for span in after:
+            if not span.raised() and not self._disagree(ctype, span, said):
+                return self._backed(claim, ctype, span, said, "")
+        return _verdict(
+            Status.FAIL,
+            f"promised, but no {ctype.name} action followed",
+            [s.id for s in after][:5],
+            {},
+        )
+
+
+def check_claims(
+    transcript: Transcript,
+    trace: Trace | None,
+    packs: PackSet,
+    state: StateSource | None = None,
+    options: Options | None = None,
+    claims: Sequence[Claim] | None = None,
+) -> list[ClaimResult]:
+    """Every claim of the call, graded in transcript order."""
+    found = list(claims) if claims is not None else extract(transcript.turns, packs)
+    grader = Grader(transcript, trace, state, packs, options or Options())
+    return [grader.grade(c) for c in found]
+
+
+def summary(results: Sequence[ClaimResult]) -> dict[str, Any]:
+    graded = [r for r in results if r.graded]
+    counts = {s.value.lower(): sum(1 for r in graded if r.status is s) for s in Status}
+    by_type: dict[str, dict[str, int]] = {}
+    for r in graded:
+        row = by_type.setdefault(r.type, {"pass": 0, "fail": 0, "inconclusive": 0})
+        row[r.status.value.lower()] += 1
+    return {
+        "claims": len(results),
+        "graded": counts,
+        "not_graded": len(results) - len(graded),
+        "by_type": dict(sorted(by_type.items())),
+    }

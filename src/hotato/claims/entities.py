@@ -1,0 +1,368 @@
+"""Entities a turn states, normalised: amounts, dates, times, counts and ids.
+
+The patterns run on a copy of the text with spoken numbers as digits (`spoken.rewrite`), so
+"forty two fifty", "March third at seven pm" and "four seven two nine" read as their digit
+forms; every entity's `span` and `text` are still those of the original words.
+
+Values: amount "42.50" (two decimals) with `currency`; date "2026-03-03", "--03-03" without a
+year, "---09" for a day alone, or a word (`today`, `tomorrow`, `friday`) marked `relative`; time
+"19:30" (an hour said without am/pm is `ambiguous`); count an integer; id the characters said,
+upper-cased, without spaces or dashes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import msgspec
+
+from hotato.claims.spoken import Rewritten, rewrite
+
+KINDS = ("amount", "date", "time", "count", "id")
+
+
+class Entity(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    kind: str
+    value: str | int
+    text: str
+    span: tuple[int, int]
+    currency: str | None = None
+    relative: bool = False  # a date said relative to the call ("tomorrow")
+    ambiguous: bool = False  # a time said without am/pm
+
+
+MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for m in names
+}
+_MONTH = (
+    r"(january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+)
+_DAYNUM = r"(\d{1,2})(?:st|nd|rd|th)?"
+_WEEKDAY = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_CURRENCY_SIGN = {"$": "USD", "£": "GBP", "€": "EUR"}
+_CURRENCY_WORD = {
+    "dollar": "USD", "dollars": "USD", "bucks": "USD", "usd": "USD", "pound": "GBP",
+    "pounds": "GBP", "gbp": "GBP", "euro": "EUR", "euros": "EUR", "eur": "EUR",
+}  # fmt: skip
+_MONEY_CUE = (
+    r"(?:refund(?:ed)?|amount|charged?|payment|paid|pay|total|credit(?:ed)?|fee|balance|price|"
+    r"cost|transferr?(?:ed)?|sent|back|deposit(?:ed)?|withdr[ae]wn?)"
+)
+_COUNT_UNIT = (
+    r"(tickets?|seats?|people|persons?|guests?|adults?|children|kids|rooms?|nights?|"
+    r"passengers?|travell?ers?|items?|bags?|units?|spots?|of us|licen[cs]es?|users?|lines?)"
+)
+_ID_CUE = (
+    r"(?:confirmation|order|reference|booking|reservation|ticket|case|tracking|transaction|"
+    r"claim|member|policy|invoice|account|card|record|return|rma)"
+)
+
+Build = Callable[["re.Match[str]", Rewritten], Entity | None]
+I = re.IGNORECASE  # noqa: E741
+
+
+def _span(m: re.Match[str], rw: Rewritten, group: int = 0) -> tuple[tuple[int, int], str]:
+    s, e = rw.source(m.start(group), m.end(group))
+    return (s, e), rw.original[s:e]
+
+
+def _amount(whole: str, cents: str | None, currency: str | None) -> str:
+    return f"{int(whole.replace(',', ''))}.{(cents or '0').ljust(2, '0')[:2]}"
+
+
+def _money_sign(m: re.Match[str], rw: Rewritten) -> Entity:
+    span, text = _span(m, rw)
+    cents = m.group(3) or m.group(5)
+    value = _amount(m.group(2), cents, None)
+    return Entity(
+        kind="amount", value=value, text=text, span=span, currency=_CURRENCY_SIGN[m.group(1)]
+    )
+
+
+def _money_word(m: re.Match[str], rw: Rewritten) -> Entity:
+    span, text = _span(m, rw)
+    cents = m.group(2) or m.group(4)
+    return Entity(
+        kind="amount",
+        value=_amount(m.group(1), cents, None),
+        text=text,
+        span=span,
+        currency=_CURRENCY_WORD[m.group(3).lower()],
+    )
+
+
+def _money_pair(m: re.Match[str], rw: Rewritten) -> Entity:
+    s, e = rw.source(m.start(2), m.end(3))
+    span, text = (s, e), rw.original[s:e]
+    return Entity(kind="amount", value=_amount(m.group(2), m.group(3), None), text=text, span=span)
+
+
+def _clock(hour: int, minute: int, meridiem: str | None) -> tuple[str, bool] | None:
+    if minute > 59 or hour > 24:
+        return None
+    if meridiem:
+        if hour == 0 or hour > 12:
+            return None
+        pm = meridiem[0].lower() in "pe" or meridiem.lower() in ("night", "tonight", "afternoon")
+        hour = hour % 12 + (12 if pm else 0)
+        return f"{hour:02d}:{minute:02d}", False
+    return f"{hour % 24:02d}:{minute:02d}", hour <= 12 and hour != 0
+
+
+def _time(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    got = _clock(int(m.group(1)), int(m.group(2) or 0), m.group(3))
+    if got is None:
+        return None
+    span, text = _span(m, rw)
+    return Entity(kind="time", value=got[0], text=text, span=span, ambiguous=got[1])
+
+
+def _time_bare(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    """A time said without am/pm ("at 7", "by 7 30"); the span starts at the hour without am/pm; the span starts at the hour."""
+    got = _clock(int(m.group(1)), int(m.group(2) or 0), None)
+    if got is None:
+        return None
+    s, e = rw.source(m.start(1), m.end())
+    return Entity(kind="time", value=got[0], text=rw.original[s:e], span=(s, e), ambiguous=got[1])
+
+
+def _time_24(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    got = _clock(int(m.group(1)), int(m.group(2)), None)
+    if got is None:
+        return None
+    span, text = _span(m, rw)
+    return Entity(kind="time", value=got[0], text=text, span=span, ambiguous=got[1])
+
+
+def _time_word(m: re.Match[str], rw: Rewritten) -> Entity:
+    span, text = _span(m, rw)
+    word = m.group(0).lower()
+    return Entity(
+        kind="time", value="00:00" if "midnight" in word else "12:00", text=text, span=span
+    )
+
+
+def _time_past(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    minutes = {"half": 30, "quarter": 15}.get(m.group(1).lower())
+    minute = minutes if minutes is not None else int(m.group(1))
+    hour = int(m.group(3))
+    if m.group(2).lower() in ("to", "til", "till"):
+        minute, hour = 60 - minute, hour - 1 if hour > 1 else 12
+    got = _clock(hour, minute, m.group(4))
+    if got is None:
+        return None
+    span, text = _span(m, rw)
+    return Entity(kind="time", value=got[0], text=text, span=span, ambiguous=got[1])
+
+
+def _date_value(year: str | None, month: int, day: int) -> str | None:
+    if not 1 <= day <= 31:
+        return None
+    if year:
+        y = int(year)
+        y = y + 2000 if y < 100 else y
+        return f"{y:04d}-{month:02d}-{day:02d}"
+    return f"--{month:02d}-{day:02d}"
+
+
+def _date_md(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    value = _date_value(m.group(3), MONTHS[m.group(1).lower()], int(m.group(2)))
+    if value is None:
+        return None
+    span, text = _span(m, rw)
+    return Entity(kind="date", value=value, text=text, span=span)
+
+
+def _date_dm(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    value = _date_value(m.group(3), MONTHS[m.group(2).lower()], int(m.group(1)))
+    if value is None:
+        return None
+    span, text = _span(m, rw)
+    return Entity(kind="date", value=value, text=text, span=span)
+
+
+def _date_iso(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    value = _date_value(m.group(1), int(m.group(2)), int(m.group(3)))
+    if value is None or not 1 <= int(m.group(2)) <= 12:
+        return None
+    span, text = _span(m, rw)
+    return Entity(kind="date", value=value, text=text, span=span)
+
+
+def _date_slash(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    month = int(m.group(1))
+    if not 1 <= month <= 12:
+        return None
+    value = _date_value(m.group(3), month, int(m.group(2)))
+    if value is None:
+        return None
+    span, text = _span(m, rw)
+    return Entity(kind="date", value=value, text=text, span=span)
+
+
+def _date_day(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    day = int(m.group(1))
+    if not 1 <= day <= 31:
+        return None
+    span, text = _span(m, rw)
+    return Entity(kind="date", value=f"---{day:02d}", text=text, span=span)
+
+
+def _date_relative(m: re.Match[str], rw: Rewritten) -> Entity:
+    span, text = _span(m, rw)
+    word = re.sub(r"\s+", " ", m.group(1).lower())
+    return Entity(kind="date", value=word, text=text, span=span, relative=True)
+
+
+def _count(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    n = int(m.group(1))
+    if n <= 0 or n > 1000:
+        return None
+    span, text = _span(m, rw)
+    return Entity(kind="count", value=n, text=text, span=span)
+
+
+def _ident(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    raw = m.group(1)
+    value = re.sub(r"[\s-]", "", raw).upper()
+    if len(value) < 3 or not any(c.isdigit() for c in value):
+        return None
+    span, text = _span(m, rw, 1)
+    return Entity(kind="id", value=value, text=text, span=span)
+
+
+# Tried in this order; an entity overlapping one found earlier is dropped.
+PATTERNS: list[tuple[re.Pattern[str], Build]] = [
+    (
+        re.compile(
+            _ID_CUE + r"(?: (?:number|no\.?|code|id|#|ending(?: in| with)?))?"
+            r"(?: is| was| of|:|#)? ((?:[A-Z0-9](?:[ -]?(?=[A-Z0-9]))?){3,})\b"
+        ),
+        _ident,
+    ),
+    (
+        re.compile(
+            r"([$£€]) ?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2})|( and)? (\d{1,2}) cents?)?"
+            r"(?!\d)",
+            I,
+        ),
+        _money_sign,
+    ),
+    (
+        re.compile(
+            r"\b(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))? (dollars?|bucks|usd|pounds?|gbp|"
+            r"euros?|eur)\b(?:(?: and)? (\d{1,2}) cents?)?",
+            I,
+        ),
+        _money_word,
+    ),
+    (
+        re.compile(
+            r"\b(" + _MONEY_CUE + r"(?: of| for| is| was| you| it| to)*"
+            r" (\d{1,3}) (\d{2}))\b(?! ?(?:am|pm|a\.m|p\.m|o'clock|in the|at night))",
+            I,
+        ),
+        _money_pair,
+    ),
+    (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), _date_iso),
+    (re.compile(r"\b" + _MONTH + r" (?:the )?" + _DAYNUM + r"\b(?:,? (\d{4})\b)?", I), _date_md),
+    (
+        re.compile(r"\b(?:the )?" + _DAYNUM + r" (?:of )?" + _MONTH + r"(?:,? (\d{4})\b)?", I),
+        _date_dm,
+    ),
+    (re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?\b"), _date_slash),
+    (re.compile(r"\b(\d{1,2})(?:[:. ](\d{2}))? ?(a\.? ?m\.?|p\.? ?m\.?)(?!\w)", I), _time),
+    (
+        re.compile(
+            r"\b(\d{1,2})(?:[:. ](\d{2}))?(?: o'? ?clock)? ?(?:in the )?"
+            r"(morning|afternoon|evening|night|tonight)\b",
+            I,
+        ),
+        _time,
+    ),
+    (
+        re.compile(
+            r"\b(half|quarter|\d{1,2}) (past|after|to|til|till) (\d{1,2})"
+            r"(?: ?(a\.? ?m\.?|p\.? ?m\.?|in the evening|in the morning))?",
+            I,
+        ),
+        _time_past,
+    ),
+    (re.compile(r"\b(\d{1,2}):(\d{2})\b"), _time_24),
+    (re.compile(r"\b(?:noon|midday|midnight)\b", I), _time_word),
+    (
+        re.compile(
+            r"\b(today|tonight|tomorrow|the day after tomorrow|day after tomorrow|"
+            r"(?:this|next) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+            r"week|weekend)|" + _WEEKDAY + r")\b",
+            I,
+        ),
+        _date_relative,
+    ),
+    (re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", I), _date_day),
+    (re.compile(r"\b(\d{1,4}) " + _COUNT_UNIT + r"\b", I), _count),
+    (
+        re.compile(
+            r"\b(?:table|reservation|booking|party|room|seating|group) (?:of|for) (\d{1,3})"
+            r"\b(?![:.]\d)(?! ?(?:am|pm|a\.m|p\.m|o'clock))",
+            I,
+        ),
+        _count,
+    ),
+    (
+        re.compile(r"\b(?:a|one|just) (?:single )?(ticket|seat|room|night|person|guest)\b", I),
+        lambda m, rw: _one(m, rw),
+    ),
+    (
+        re.compile(
+            r"\b(?:at|by) (\d{1,2})(?: (\d{2}))?( ?o'? ?clock)?\b(?![.:/,]?\d)"
+            r"(?! ?(?:people|persons?|guests?|tickets?|seats?|of us|%|dollars?|days?|"
+            r"weeks?|months?|years?|minutes?|hours?|business))",
+            I,
+        ),
+        _time_bare,
+    ),
+]
+
+
+def _one(m: re.Match[str], rw: Rewritten) -> Entity:
+    span, text = _span(m, rw)
+    return Entity(kind="count", value=1, text=text, span=span)
+
+
+def extract_entities(text: str, rw: Rewritten | None = None) -> list[Entity]:
+    """Every entity stated in `text`, in the order they were said."""
+    rw = rw if rw is not None else rewrite(text)
+    taken: list[tuple[int, int]] = []
+    found: list[Entity] = []
+    for pattern, build in PATTERNS:
+        for m in pattern.finditer(rw.text):
+            s, e = m.start(), m.end()
+            if any(s < b and a < e for a, b in taken):
+                continue
+            entity = build(m, rw)
+            if entity is None:
+                continue
+            taken.append((s, e))
+            found.append(entity)
+    found.sort(key=lambda x: x.span)
+    return found

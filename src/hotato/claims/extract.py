@@ -1,0 +1,156 @@
+"""Find the claims in agent turns: one sentence at a time, a type by its trigger, a polarity by
+the first cue group that matches, and the entities the sentence (and what follows it in the
+turn, up to the next claim) states. Deterministic: same turns, same packs, same claims."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from hotato.claims.entities import Entity, extract_entities
+from hotato.claims.pack import ClaimType, PackSet
+from hotato.claims.spoken import rewrite
+from hotato.model.evidence import Turn
+
+# A sentence ends at . ! ? ; (or a line break), or a clause turns at ", but" / ", if".
+_SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|\n|$)|[.!?;]+")
+_TURN = re.compile(
+    r",\s*(?=(?:but|however|if|although|though|unless|except|no|yes|shall|should|can|may|would|"
+    r"is there|anything)\b)",
+    re.IGNORECASE,
+)
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+
+
+class Claim(msgspec.Struct, frozen=True, kw_only=True):
+    turn: int  # 0-based position of the turn in the transcript
+    span: tuple[int, int]  # characters of the turn's text
+    text: str
+    type: str
+    polarity: str
+    entities: list[Entity]
+    pack: str = ""
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of sentences and clauses, stripped of surrounding spaces."""
+    out: list[tuple[int, int]] = []
+    for m in _SENTENCE.finditer(text):
+        start = m.start()
+        cuts = [c.start() for c in _TURN.finditer(text, m.start(), m.end())]
+        for end in [*cuts, m.end()]:
+            s, e = start, end
+            while s < e and text[s] in " \t,":
+                s += 1
+            while e > s and text[e - 1] in " \t\n,":
+                e -= 1
+            if e > s and any(ch.isalnum() for ch in text[s:e]):
+                out.append((s, e))
+            start = end + 1
+    return out
+
+
+def _first(patterns: Sequence[Any], data: bytes) -> bool:
+    return any(p is not None and p.search(data) for p in patterns)
+
+
+def polarity_of(ctype: ClaimType, data: bytes, packs: PackSet) -> str | None:
+    """The polarity the first matching cue group names; None when no cue matches."""
+    used: set[str] = set()
+    for cue in packs.cues:
+        extra = ctype.extra.get(cue.polarity, ()) if cue.polarity not in used else ()
+        used.add(cue.polarity)
+        if _first(extra, data) or _first(cue.patterns, data):
+            return cue.polarity
+    for pol, patterns in ctype.extra.items():  # a type's cue for a group the pack never lists
+        if pol not in used and _first(patterns, data):
+            return pol
+    return None
+
+
+def types_in(data: bytes, packs: PackSet) -> list[ClaimType]:
+    """Types whose trigger the sentence holds, less those a more specific one overrides."""
+    hits = [
+        t
+        for t in packs.types
+        if _first(t.triggers, data) or any(_first(p, data) for p in t.extra.values())
+    ]
+    if len(hits) > 1:
+        beaten = {o for t in hits for o in t.overrides}
+        hits = [t for t in hits if t.name not in beaten]
+    return hits
+
+
+def claims_in_turn(
+    turn: Turn, position: int, packs: PackSet, recent: Sequence[str] = ()
+) -> tuple[list[Claim], list[str]]:
+    """The turn's claims, and the types it spoke of (claimed or not), last first.
+
+    `recent` names the types the agent spoke of in its previous turns, last first: a sentence
+    that says only "it's done" claims the first of them."""
+    text = turn.text
+    folded = text.translate(_QUOTES)
+    found: list[tuple[tuple[int, int], ClaimType, str]] = []
+    spoken: list[str] = []
+    spans = sentences(folded)
+    confirm_at = -1
+    for s, e in spans:
+        data = folded[s:e].lower().encode("utf-8")
+        if packs.confirm is not None and packs.confirm.search(data):
+            confirm_at = s
+        hits = types_in(data, packs)
+        spoken[:0] = [t.name for t in hits]
+        for ctype in hits:
+            polarity = polarity_of(ctype, data, packs)
+            if polarity is not None:
+                found.append(((s, e), ctype, polarity))
+        if not hits and packs.bare is not None and packs.bare.search(data):
+            context = [*spoken, *recent]
+            if context:
+                ctype = packs.by_name[context[0]]
+                polarity = polarity_of(ctype, data, packs)
+                if polarity is not None:
+                    found.append(((s, e), ctype, polarity))
+    if not found:
+        return [], spoken
+    entities = extract_entities(folded, rewrite(folded))
+    out = []
+    starts = sorted({span[0] for span, _, _ in found})
+    for (s, e), ctype, polarity in found:
+        later = [x for x in starts if x > s]
+        stop = later[0] if later else len(text)
+        own = [x for x in entities if s <= x.span[0] < stop]
+        if confirm_at >= s and polarity == "done":
+            polarity = "negated"  # read back for the caller to confirm, not yet done
+        out.append(
+            Claim(
+                turn=position,
+                span=(s, e),
+                text=text[s:e],
+                type=ctype.name,
+                polarity=polarity,
+                entities=[
+                    msgspec.structs.replace(x, text=text[x.span[0] : x.span[1]]) for x in own
+                ],
+                pack=ctype.pack,
+            )
+        )
+    return out, spoken
+
+
+def extract(
+    turns: Sequence[Turn], packs: PackSet, roles: Sequence[str] = ("agent",)
+) -> list[Claim]:
+    """Every claim in the turns of `roles` (the agent's, by default), in transcript order."""
+    out: list[Claim] = []
+    history: list[list[str]] = []
+    for position, turn in enumerate(turns):
+        if turn.role in roles and turn.text:
+            recent = [t for spoken in reversed(history[-2:]) for t in spoken]
+            claims, spoken = claims_in_turn(turn, position, packs, recent)
+            out.extend(claims)
+            history.append(spoken)
+    return out
