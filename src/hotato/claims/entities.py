@@ -137,7 +137,7 @@ def _time(m: re.Match[str], rw: Rewritten) -> Entity | None:
 
 
 def _time_bare(m: re.Match[str], rw: Rewritten) -> Entity | None:
-    """A time said without am/pm ("at 7", "by 7 30"); the span starts at the hour without am/pm; the span starts at the hour."""
+    """A time said without am/pm ("at 7", "by 7 30"); the span starts at the hour."""
     got = _clock(int(m.group(1)), int(m.group(2) or 0), None)
     if got is None:
         return None
