@@ -290,6 +290,14 @@ PATTERNS: list[tuple[re.Pattern[str], Build]] = [
         _date_dm,
     ),
     (re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?\b"), _date_slash),
+    (
+        re.compile(
+            r"\b(half|quarter|\d{1,2}) (past|after|to|til|till) (\d{1,2})"
+            r"(?: ?(a\.? ?m\.?|p\.? ?m\.?|in the evening|in the morning))?",
+            I,
+        ),
+        _time_past,
+    ),
     (re.compile(r"\b(\d{1,2})(?:[:. ](\d{2}))? ?(a\.? ?m\.?|p\.? ?m\.?)(?!\w)", I), _time),
     (
         re.compile(
@@ -298,14 +306,6 @@ PATTERNS: list[tuple[re.Pattern[str], Build]] = [
             I,
         ),
         _time,
-    ),
-    (
-        re.compile(
-            r"\b(half|quarter|\d{1,2}) (past|after|to|til|till) (\d{1,2})"
-            r"(?: ?(a\.? ?m\.?|p\.? ?m\.?|in the evening|in the morning))?",
-            I,
-        ),
-        _time_past,
     ),
     (re.compile(r"\b(\d{1,2}):(\d{2})\b"), _time_24),
     (re.compile(r"\b(?:noon|midday|midnight)\b", I), _time_word),

@@ -32,7 +32,9 @@ ORDINALS = {
 SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 DOUBLES = {"double": 2, "triple": 3}
 
-_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*|\d+(?:[.,:]\d+)*|\S", re.ASCII)
+# Words and digit groups; a sentence end breaks a number, a comma or hyphen does not
+# ("twenty-one", "four one five, five five five").
+_WORD = re.compile(r"[A-Za-z]+|\d+(?:[.,:]\d+)*|[.!?;]", re.ASCII)
 _SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 
 
@@ -61,10 +63,6 @@ class Rewritten:
         s = a0 + (start - self._starts[i]) if self._verbatim[i] else a0
         e = b0 + (end - self._starts[j]) if self._verbatim[j] else b1
         return s, max(s, min(e, len(self.original)))
-
-
-def _parts(word: str) -> list[str]:
-    return word.lower().split("-")
 
 
 def _cardinal(words: list[str], i: int) -> tuple[int, int] | None:
@@ -161,15 +159,7 @@ def rewrite(text: str) -> Rewritten:
         if run is not None:
             replacement = run
         else:
-            hyphen = _parts(words[i])
-            if len(hyphen) == 2 and hyphen[0] in TENS and hyphen[1] in ORDINALS:
-                n = TENS[hyphen[0]] + ORDINALS[hyphen[1]]
-                replacement = (f"{n}{ordinal_suffix(n)}", 1)
-            elif len(hyphen) == 2 and hyphen[0] in TENS and hyphen[1] in UNITS:
-                got = _cardinal([hyphen[0], hyphen[1], *words[i + 1 :]], 0)
-                if got is not None:
-                    replacement = (str(got[0]), max(1, got[1] - 1))
-            elif words[i] in ORDINALS:
+            if words[i] in ORDINALS:
                 n = ORDINALS[words[i]]
                 replacement = (f"{n}{ordinal_suffix(n)}", 1)
             elif words[i] in TENS and i + 1 < len(words) and words[i + 1] in ORDINALS:

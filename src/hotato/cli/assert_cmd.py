@@ -116,9 +116,22 @@ def run_cmd(
 @click.option(
     "--from-trace",
     "from_trace",
-    required=True,
     metavar="FILE",
     help="A trace whose tool_call spans seed the starter.",
+)
+@click.option(
+    "--from-transcript",
+    "from_transcript",
+    metavar="FILE",
+    help="A transcript whose claims (see `hotato claims extract`) seed the starter; with "
+    "--from-trace too, each claim the trace backs drafts a tool_call.",
+)
+@click.option(
+    "--packs",
+    "packs",
+    multiple=True,
+    metavar="NAME|FILE",
+    help="Claim packs besides `core`, for --from-transcript (repeatable).",
 )
 @click.option("--out", metavar="FILE", help="Write the starter here instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
@@ -137,13 +150,49 @@ def run_cmd(
     show_default=True,
     help="How to report what was written.",
 )
-def init_cmd(from_trace: str, out: str | None, force: bool, trace_format: str, fmt: str) -> None:
-    """Write a starter assertions file from a trace's tool calls.
+def init_cmd(
+    from_trace: str | None,
+    from_transcript: str | None,
+    packs: tuple[str, ...],
+    out: str | None,
+    force: bool,
+    trace_format: str,
+    fmt: str,
+) -> None:
+    """Write a starter assertions file from a trace's tool calls, or from the claims in a
+    transcript.
 
-    One tool_call assertion per distinct tool the trace saw, plus one require_order
-    assertion once two or more tools were seen. It is a starter to edit, not a claim that
-    these are the right assertions for the call. Exit 2 when the trace holds no tool calls.
+    --from-trace: one tool_call assertion per distinct tool the trace saw, plus one
+    require_order assertion once two or more tools were seen. Exit 2 when the trace holds no
+    tool calls.
+
+    --from-transcript: one `claims` assertion per claim type the agent's turns hold; with
+    --from-trace as well, one tool_call (tool_error, for a claimed failure) per claim the
+    trace backs, with the arguments that agreed with what was said. Exit 2 when no claim is
+    found.
+
+    It is a starter to edit, not a claim that these are the right assertions for the call.
     """
+    if from_transcript is not None:
+        from hotato.runs.starter import write_claims_starter
+
+        names = [p.strip() for item in packs for p in item.split(",") if p.strip()]
+        drafted = write_claims_starter(from_transcript, from_trace, out, force, trace_format, names)
+        if fmt == "json":
+            from hotato.report.json_out import dumps
+
+            doc = {"kind": "assert-init", "written": out, "assertions": drafted.assertion_count}
+            click.echo(dumps(doc), nl=False)
+        elif out is None:
+            click.echo(drafted.text, nl=False)
+        else:
+            click.echo(
+                f"wrote {out}: {drafted.assertion_count} assertion(s) drafted from claims; "
+                "edit it before use"
+            )
+        return
+    if from_trace is None:
+        raise click.UsageError("give --from-trace FILE, --from-transcript FILE, or both")
     from hotato.runs.starter import write_starter
 
     starter = write_starter(from_trace, out, force, trace_format)

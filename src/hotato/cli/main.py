@@ -17,6 +17,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "assert_group",
         "Grade claims against a trace, transcript and state.",
     ),
+    "claims": (
+        "hotato.cli.claims_cmd",
+        "claims_group",
+        "Find what the agent said it did, and check it against the record.",
+    ),
     "test": ("hotato.cli.test_cmd", "test_group", "Run conversation tests and bind the evidence."),
     "scenario": (
         "hotato.cli.scenario_cmd",

@@ -32,6 +32,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "policy": ("policy", "check"),
     "outcome": ("outcome", "check"),
     "formula": ("formula", "check"),
+    "claims": ("claims", "check"),
     "judge_rubric": ("rubric", "check_judge"),
     "human_rubric": ("rubric", "check_human"),
 }

@@ -11,5 +11,6 @@ reads `sys.argv`; a refusal is an InputError.
     trials        a test over a folder of recorded calls (pass@k, pass^k)
     suite         a folder of tests, each against its own call folder
     artifact      binding a run and its evidence into a tamper-evident artifact
-    starter       a starter assertions file from a trace (`assert init`)
+    starter       a starter assertions file from a trace or a transcript's claims (`assert init`)
+    claims        a call's claims, found and graded against the record (`claims`)
 """

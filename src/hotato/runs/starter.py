@@ -81,11 +81,70 @@ def write_starter(
         raise InputError.one("the trace holds no tool_call spans to start from", file=trace_path)
     body = starter_yaml(tools)
     header = HEADER.format(trace=trace_path, order=", plus their order" if len(tools) >= 2 else "")
-    if out is not None:
-        target = Path(out)
-        if target.exists() and not force:
-            raise InputError.one("refusing to overwrite an existing file (use --force)", file=out)
-        if target.is_dir():
-            raise InputError.one("--out is a folder, expected a file", file=out)
-        write_atomic(target, (header + body).encode())
+    _write(header + body, out, force)
     return Starter(tools, header + body, out)
+
+
+CLAIMS_HEADER = (
+    "# STARTER written by `hotato assert init --from-transcript {transcript}{trace}`.\n"
+    "# One `claims` assertion per claim type the agent's turns hold{backed}.\n"
+    "# Edit it: this is a starting point, not a claim that these are the right assertions.\n"
+)
+
+
+@dataclass(frozen=True)
+class ClaimsStarter:
+    """A starter assertions file drafted from a transcript's claims."""
+
+    text: str
+    written: str | None
+    assertion_count: int
+
+
+def write_claims_starter(
+    transcript_path: str,
+    trace_path: str | None = None,
+    out: str | None = None,
+    force: bool = False,
+    trace_format: str = "auto",
+    packs: list[str] | None = None,
+) -> ClaimsStarter:
+    """One `claims` assertion per claim type found in the agent's turns; with a trace, one
+    tool_call (tool_error, for a claimed failure) per claim the trace backs. Refused (exit 2)
+    when no claim of a completed or failed action is found."""
+    from hotato.claims import check_claims, load_packs
+    from hotato.claims.draft import draft
+    from hotato.engine.sources import open_sources
+
+    sources = open_sources(trace_path, transcript_path, None, None, trace_format)
+    assert sources.transcript is not None
+    pack_set = load_packs(packs or [])
+    items = draft(
+        check_claims(sources.transcript, sources.trace, pack_set), pack_set, sources.trace
+    )
+    if not items:
+        raise InputError.one(
+            "the agent's turns hold no claim of a completed or failed action to start from",
+            file=transcript_path,
+        )
+    header = CLAIMS_HEADER.format(
+        transcript=transcript_path,
+        trace=f" --from-trace {trace_path}" if trace_path else "",
+        backed=", plus one tool_call per claim the trace backs" if trace_path else "",
+    )
+    body = yaml.safe_dump(
+        {"version": 1, "assertions": items}, sort_keys=False, allow_unicode=True, width=100
+    )
+    _write(header + body, out, force)
+    return ClaimsStarter(header + body, out, len(items))
+
+
+def _write(text: str, out: str | None, force: bool) -> None:
+    if out is None:
+        return
+    target = Path(out)
+    if target.exists() and not force:
+        raise InputError.one("refusing to overwrite an existing file (use --force)", file=out)
+    if target.is_dir():
+        raise InputError.one("--out is a folder, expected a file", file=out)
+    write_atomic(target, text.encode())

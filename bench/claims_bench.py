@@ -1,0 +1,136 @@
+"""Claims: precision and recall of done/failed detection per claim type, call-level lie
+detection (caught rate, false-alarm rate), and extraction speed, on the development set
+(../shared/claims-dev, read in place) and on the hand-written corpus in tests/claims/.
+
+    .venv/bin/python bench/claims_bench.py            # figures against the targets
+    .venv/bin/python bench/claims_bench.py --misses   # also list every miss and false alarm
+
+Targets: claim precision >= 0.95 and recall >= 0.90 (over all done/failed claims), lies caught
+>= 0.90 with false alarms <= 0.05, >= 2,000 agent turns per second (extraction, one process).
+Exit 0 when every target is met on every corpus present.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.claims.corpus import (  # noqa: E402
+    LieScores,
+    Scores,
+    dev_dir,
+    read_calls,
+    read_dev,
+    read_turns,
+    score_calls,
+    score_dev_claims,
+    score_turns,
+)
+
+from hotato.claims import extract, load_packs  # noqa: E402
+
+TARGETS = {"precision": 0.95, "recall": 0.90, "caught": 0.90, "false_alarms": 0.05, "tps": 2000}
+
+
+def show_claims(title: str, scores: Scores, misses: bool) -> bool:
+    print(f"\n{title}: done/failed detection per claim type")
+    print(f"  {'type/polarity':<32} {'tp':>4} {'fp':>4} {'fn':>4} {'precision':>10} {'recall':>7}")
+    for name, tp, fp, fn, p, r in scores.rows():
+        print(f"  {name:<32} {tp:>4} {fp:>4} {fn:>4} {p:>10.3f} {r:>7.3f}")
+    p, r = scores.overall()
+    ok = p >= TARGETS["precision"] and r >= TARGETS["recall"]
+    print(
+        f"  {'all':<32} {'':>14} {p:>10.3f} {r:>7.3f}   "
+        f"(targets {TARGETS['precision']}/{TARGETS['recall']}: {'met' if ok else 'MISSED'})"
+    )
+    if scores.entity_total:
+        print(
+            f"  entities: {scores.entity_hits}/{scores.entity_total} labelled entities "
+            f"extracted with their normalised value"
+        )
+    if misses:
+        for m in scores.misses:
+            print(f"    {m}")
+    return ok
+
+
+def show_lies(title: str, scores: LieScores, misses: bool) -> bool:
+    ok = (
+        scores.caught_rate >= TARGETS["caught"]
+        and scores.false_alarm_rate <= TARGETS["false_alarms"]
+    )
+    print(f"\n{title}: call-level lie detection (a call is flagged when a claim FAILs)")
+    print(f"  lies caught   {scores.caught}/{scores.lying} = {scores.caught_rate:.3f}")
+    print(
+        f"  false alarms  {scores.false_alarms}/{scores.truthful} = "
+        f"{scores.false_alarm_rate:.3f}   (targets {TARGETS['caught']}/"
+        f"{TARGETS['false_alarms']}: {'met' if ok else 'MISSED'})"
+    )
+    for (variant, flagged), n in sorted(scores.by_variant.items()):
+        print(f"    {variant:<10} {'flagged' if flagged else 'passed':<8} {n}")
+    if misses:
+        for w in scores.wrong:
+            print(f"    {w}")
+    return ok
+
+
+def speed(texts: list[str]) -> float:
+    """Agent turns per second through extraction (median of 5 runs over the same turns)."""
+    from hotato.model.evidence import Turn
+
+    packs = load_packs()
+    turns = [Turn(index=i, role="agent", text=t) for i, t in enumerate(texts)]
+    rates = []
+    for _ in range(5):
+        started = time.perf_counter()
+        extract(turns, packs)
+        rates.append(len(turns) / (time.perf_counter() - started))
+    return statistics.median(rates)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="list every miss and false alarm")
+    args = parser.parse_args(argv)
+    packs = load_packs()
+    ok = True
+    texts: list[str] = []
+
+    root = dev_dir()
+    if root is None:
+        print("development set not found (../shared/claims-dev or $HOTATO_CLAIMS_DEV): skipped")
+    else:
+        dev = list(read_dev(root))
+        ok &= show_claims(
+            f"development set ({len(dev)} calls)", score_dev_claims(dev, packs), args.misses
+        )
+        ok &= show_lies("development set", score_calls(dev, packs), args.misses)
+        texts += [t.text for c in dev for t in c.transcript.turns if t.role == "agent"]
+
+    turns = read_turns()
+    ok &= show_claims(
+        f"tests/claims corpus ({len(turns)} agent turns)", score_turns(turns, packs), args.misses
+    )
+    calls = read_calls()
+    ok &= show_lies(
+        f"tests/claims calls ({len(calls)} calls)", score_calls(calls, packs), args.misses
+    )
+    texts += [t.text for t in turns]
+
+    tps = speed(texts)
+    fast = tps >= TARGETS["tps"]
+    print(
+        f"\nextraction speed: {tps:,.0f} agent turns/s over {len(texts)} turns "
+        f"(target {TARGETS['tps']:,}: {'met' if fast else 'MISSED'})"
+    )
+    return 0 if ok and fast else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
