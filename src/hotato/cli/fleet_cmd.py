@@ -155,3 +155,40 @@ def summary_cmd(results: str, by: str | None, fmt: str) -> None:
         from hotato.report.fleet_text import summary_text
 
         click.echo(summary_text(doc), nl=False)
+
+
+@fleet_group.command("diff")
+@click.argument("before", metavar="BEFORE/")
+@click.argument("after", metavar="AFTER/")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=0),
+    default=50,
+    show_default=True,
+    help="Changed calls to list (all are counted).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def diff_cmd(before: str, after: str, limit: int, fmt: str) -> None:
+    """Which assertions regressed or improved from BEFORE/ to AFTER/ (two results folders).
+
+    Each assertion's pass rate (pass / (pass + fail)) is compared with a two-proportion
+    z-test; p < 0.05 is reported as regressed or improved. Calls graded in both runs whose
+    status changed are listed.
+
+    \b
+    Exit codes: 0 nothing regressed; 1 an assertion regressed; 2 refused.
+    """
+    from hotato.fleet.diff import diff_runs
+
+    doc = diff_runs(before, after, limit)
+    if fmt == "json":
+        from hotato.report.json_out import dumps
+
+        click.echo(dumps(doc), nl=False)
+    else:
+        from hotato.report.fleet_text import diff_text
+
+        click.echo(diff_text(doc), nl=False)
+    raise Exit(1 if any(c["verdict"] == "regressed" for c in doc["assertions"]) else 0)

@@ -53,3 +53,33 @@ def summary_text(doc: dict[str, Any]) -> str:
         *_table(rows),
     ]
     return "\n".join(lines) + "\n"
+
+
+def diff_text(doc: dict[str, Any]) -> str:
+    rows = [["assertion", "before", "after", "z", "p", "verdict"]]
+    for c in doc["assertions"]:
+        rows.append(
+            [
+                c["assertion_id"],
+                f"{_rate(c['before_rate'])} ({c['before_pass']}/{c['before_judged']})",
+                f"{_rate(c['after_rate'])} ({c['after_pass']}/{c['after_judged']})",
+                "-" if c["z"] is None else f"{c['z']:.2f}",
+                "-" if c["p_value"] is None else f"{c['p_value']:.4f}",
+                c["verdict"],
+            ]
+        )
+    lines = [
+        f"fleet diff {doc['before']} -> {doc['after']}: pass rates compared with a "
+        f"two-proportion z-test (alpha {doc['alpha']}); INCONCLUSIVE left out",
+        "",
+        *_table(rows),
+        "",
+        f"{doc['changed_calls']} call x assertion result(s) changed between the runs"
+        + (f" (first {len(doc['calls'])} below)" if doc["calls"] else ""),
+    ]
+    for c in doc["calls"]:
+        lines.append(
+            f"  {c['call_id']}  {c['assertion_id']}: {c['before']} -> {c['after']}"
+            + (f"  ({c['reason']})" if c["reason"] else "")
+        )
+    return "\n".join(lines) + "\n"
