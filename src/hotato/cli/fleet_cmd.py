@@ -192,3 +192,18 @@ def diff_cmd(before: str, after: str, limit: int, fmt: str) -> None:
 
         click.echo(diff_text(doc), nl=False)
     raise Exit(1 if any(c["verdict"] == "regressed" for c in doc["assertions"]) else 0)
+
+
+@fleet_group.command("report")
+@click.argument("results", metavar="RESULTS/")
+@click.option("--html", "html_path", required=True, metavar="FILE", help="The page to write.")
+def report_cmd(results: str, html_path: str) -> None:
+    """Write one self-contained HTML page (nothing fetched when viewed): per-assertion rates
+    with Wilson intervals, the worst assertions, the failing calls with their reasons, and
+    filters by agent and day. Its numbers are those of `hotato fleet summary`."""
+    from hotato._io import write_atomic
+    from hotato.fleet.report import report_data
+    from hotato.report.fleet_html import render
+
+    write_atomic(html_path, render(report_data(results)).encode())
+    click.echo(f"wrote {html_path}")
