@@ -159,7 +159,7 @@ def _state_check(
             "(resource {check.resource!r}) and no state was supplied (--state)",
             {},
         )
-    args = span.arguments() if span is not None else None
+    args = span.read("arguments") if span is not None else None
     filters: dict[str, Any] = {}
     for key, ref in check.filters.items():
         value: Any = ref
@@ -257,7 +257,12 @@ class Grader:
 
     def _disagree(self, ctype: ClaimType, span: Span, said: Said) -> list[dict[str, Any]]:
         return disagreements(
-            ctype, span.arguments(), said.entities, self.spoken, said.context, self.known_values()
+            ctype,
+            span.read("arguments"),
+            said.entities,
+            self.spoken,
+            said.context,
+            self.known_values(),
         )
 
     def known_values(self) -> dict[str, set[str]]:
@@ -266,7 +271,7 @@ class Grader:
             known: dict[str, set[str]] = {}
             assert self.trace is not None
             for span in self.trace.by_type.get("tool_call", []):
-                for payload in (span.arguments(), span.result()):
+                for payload in (span.read("arguments"), span.read("result")):
                     for key, value in flat_args(payload):
                         if isinstance(value, str):
                             known.setdefault(key, set()).add(value)

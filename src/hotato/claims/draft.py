@@ -62,7 +62,7 @@ def draft(
             "name": span.name,
             "description": f"said at t_{r.turn}: {r.text}",
         }
-        args = _agreed_args(r, span.arguments(), packs) if r.polarity == "done" else {}
+        args = _agreed_args(r, span.read("arguments"), packs) if r.polarity == "done" else {}
         if args:
             item["args_subset"] = args
         out.append(item)

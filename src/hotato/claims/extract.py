@@ -57,30 +57,41 @@ def _first(patterns: Sequence[Any], data: bytes) -> bool:
     return any(p is not None and p.search(data) for p in patterns)
 
 
-def polarity_of(ctype: ClaimType, data: bytes, packs: PackSet) -> str | None:
-    """The polarity the first matching cue group names; None when no cue matches."""
+def polarity_of(
+    ctype: ClaimType, data: bytes, packs: PackSet, own: frozenset[str] = frozenset()
+) -> str | None:
+    """The polarity the first matching cue group names; None when no cue matches. `own`: the
+    polarities whose type-specific cue patterns the sentence matched (they join the first group
+    of that polarity)."""
+    cue_set, groups = packs.cue_index
+    matched = {groups[i] for i in cue_set.Match(data) or ()}
     used: set[str] = set()
-    for cue in packs.cues:
-        extra = ctype.extra.get(cue.polarity, ()) if cue.polarity not in used else ()
+    for g, cue in enumerate(packs.cues):
+        first = cue.polarity not in used
         used.add(cue.polarity)
-        if _first(extra, data) or _first(cue.patterns, data):
+        if g in matched or (first and cue.polarity in own):
             return cue.polarity
-    for pol, patterns in ctype.extra.items():  # a type's cue for a group the pack never lists
-        if pol not in used and _first(patterns, data):
-            return pol
-    return None
+    return next((pol for pol in ctype.extra if pol in own and pol not in used), None)
 
 
-def types_in(data: bytes, packs: PackSet) -> list[ClaimType]:
-    """Types whose trigger the sentence holds, less those a more specific one overrides."""
-    hits = [
-        t
-        for t in packs.types
-        if _first(t.triggers, data) or any(_first(p, data) for p in t.extra.values())
-    ]
+def _own_cues(ctype: ClaimType, data: bytes) -> frozenset[str]:
+    return frozenset(pol for pol, patterns in ctype.extra.items() if _first(patterns, data))
+
+
+def types_in(data: bytes, packs: PackSet) -> list[tuple[ClaimType, frozenset[str]]]:
+    """Types whose trigger (or own cue) the sentence holds, less those a more specific one
+    overrides; each with the polarities of its own cues that matched."""
+    type_set, owners = packs.type_index
+    found: dict[int, set[str]] = {}
+    for i in type_set.Match(data) or ():
+        position, polarity = owners[i]
+        pols = found.setdefault(position, set())
+        if polarity is not None:
+            pols.add(polarity)
+    hits = [(packs.types[i], frozenset(found[i])) for i in sorted(found)]
     if len(hits) > 1:
-        beaten = {o for t in hits for o in t.overrides}
-        hits = [t for t in hits if t.name not in beaten]
+        beaten = {o for t, _ in hits for o in t.overrides}
+        hits = [(t, own) for t, own in hits if t.name not in beaten]
     return hits
 
 
@@ -102,16 +113,16 @@ def claims_in_turn(
         if packs.confirm is not None and packs.confirm.search(data):
             confirm_at = s
         hits = types_in(data, packs)
-        spoken[:0] = [t.name for t in hits]
-        for ctype in hits:
-            polarity = polarity_of(ctype, data, packs)
+        spoken[:0] = [t.name for t, _ in hits]
+        for ctype, own in hits:
+            polarity = polarity_of(ctype, data, packs, own)
             if polarity is not None:
                 found.append(((s, e), ctype, polarity))
         if not hits and packs.bare is not None and packs.bare.search(data):
             context = [*spoken, *recent]
             if context:
                 ctype = packs.by_name[context[0]]
-                polarity = polarity_of(ctype, data, packs)
+                polarity = polarity_of(ctype, data, packs, _own_cues(ctype, data))
                 if polarity is not None:
                     found.append(((s, e), ctype, polarity))
     if not found:

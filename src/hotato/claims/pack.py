@@ -12,7 +12,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -119,6 +119,18 @@ class Pack:
     bare: Any | None
 
 
+def pattern_set(patterns: Sequence[Any]) -> Any:
+    """One RE2 set searching for every pattern at once: `Match(text)` gives the indices found."""
+    options = re2.Options()
+    options.case_sensitive = False
+    options.log_errors = False
+    found = re2.Set.SearchSet(options)
+    for p in patterns:
+        found.Add(p.pattern)
+    found.Compile()
+    return found
+
+
 @dataclass(frozen=True)
 class PackSet:
     """The packs of one run, merged: types in order (a later pack's type replaces an earlier
@@ -131,9 +143,32 @@ class PackSet:
     confirm: Any | None
     bare: Any | None
 
-    @property
+    @cached_property
     def by_name(self) -> dict[str, ClaimType]:
         return {t.name: t for t in self.types}
+
+    @cached_property
+    def type_index(self) -> tuple[Any, list[tuple[int, str | None]]]:
+        """Every type's triggers and own cue patterns in one set: index -> (type position,
+        None for a trigger or the cue's polarity)."""
+        patterns: list[Any] = []
+        owners: list[tuple[int, str | None]] = []
+        for i, t in enumerate(self.types):
+            for p in t.triggers:
+                patterns.append(p)
+                owners.append((i, None))
+            for pol, extra in t.extra.items():
+                for p in extra:
+                    patterns.append(p)
+                    owners.append((i, pol))
+        return pattern_set(patterns), owners
+
+    @cached_property
+    def cue_index(self) -> tuple[Any, list[int]]:
+        """Every cue pattern in one set: index -> the position of its group in `cues`."""
+        patterns = [p for cue in self.cues for p in cue.patterns]
+        groups = [g for g, cue in enumerate(self.cues) for _ in cue.patterns]
+        return pattern_set(patterns), groups
 
 
 def compile_re2(pattern: str) -> Any:
