@@ -133,7 +133,7 @@ def claims_in_turn(
     for (s, e), ctype, polarity in found:
         later = [x for x in starts if x > s]
         stop = later[0] if later else len(text)
-        own = [x for x in entities if s <= x.span[0] < stop]
+        stated = [x for x in entities if s <= x.span[0] < stop]
         if confirm_at >= s and polarity == "done":
             polarity = "negated"  # read back for the caller to confirm, not yet done
         out.append(
@@ -144,7 +144,7 @@ def claims_in_turn(
                 type=ctype.name,
                 polarity=polarity,
                 entities=[
-                    msgspec.structs.replace(x, text=text[x.span[0] : x.span[1]]) for x in own
+                    msgspec.structs.replace(x, text=text[x.span[0] : x.span[1]]) for x in stated
                 ],
                 pack=ctype.pack,
             )
