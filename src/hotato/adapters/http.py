@@ -16,6 +16,7 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from hotato._net import Fetched, Overdue, TooLarge, fetch
 from hotato.adapters._compare import field_of, row_matches
 from hotato.adapters._redact import scrub
 from hotato.adapters.config import HttpConfig, HttpResourceSpec, path_fields
@@ -112,8 +113,17 @@ class HttpReader:
             last = attempt == spec.retries
             try:
                 self.sent += 1
-                response = client.request(method, path, params=params or None, json=body)
-            except httpx.TimeoutException as exc:
+                response = fetch(
+                    client,
+                    method,
+                    path,
+                    deadline_s=spec.timeout_s,
+                    params=params or None,
+                    json=body,
+                )
+            except TooLarge as exc:
+                raise StateUnavailable("too_large", self._scrub(f"{shown}: {exc}")) from None
+            except (httpx.TimeoutException, Overdue) as exc:
                 failure = StateUnavailable(
                     "timeout",
                     self._scrub(
@@ -142,7 +152,7 @@ class HttpReader:
             return self._decode(response, shown)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _decode(self, response: httpx.Response, shown: str) -> Any:
+    def _decode(self, response: Fetched, shown: str) -> Any:
         import msgspec
 
         status = response.status_code

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from hotato._net import is_loopback
+from hotato._net import Overdue, TooLarge, fetch, is_loopback
 from hotato._secrets import credential_keys, value_problem
 from hotato.conversation import _judge_cache as cache
 from hotato.conversation._judge_prompt import (
@@ -98,7 +98,7 @@ class JudgeConfig:
     model: str
     cache_dir: Path | None = None  # None: neither read nor write the cache
     egress_opt_in: bool = False  # a non-loopback endpoint needs it (and HTTPS)
-    timeout: float = 30.0  # seconds, per connect / read / write
+    timeout: float = 30.0  # seconds: one deadline for the whole request
     api_key_env: str | None = None  # the NAME of an environment variable holding a bearer token
     max_input_bytes: int = 256_000  # larger evidence is INCONCLUSIVE, never silently cut
 
@@ -239,14 +239,25 @@ class Judge:
         if config.api_key_env:
             headers["authorization"] = f"Bearer {os.environ.get(config.api_key_env, '')}"
         if self._client is None:
-            self._client = httpx.Client(timeout=httpx.Timeout(config.timeout))
-        try:
-            response = self._client.post(
-                config.url, content=msgspec.json.encode(body), headers=headers
+            # The environment's proxies and .netrc are never consulted: the host the transcript
+            # goes to is the endpoint's host, the one the egress rule was checked against.
+            self._client = httpx.Client(
+                timeout=httpx.Timeout(config.timeout), trust_env=False, follow_redirects=False
             )
-        except httpx.TimeoutException:
+        try:
+            response = fetch(
+                self._client,
+                "POST",
+                config.url,
+                deadline_s=config.timeout,
+                content=msgspec.json.encode(body),
+                headers=headers,
+            )
+        except (httpx.TimeoutException, Overdue):
             self._unavailable = f"the judge did not answer within {config.timeout:g}s"
             return self._unavailable
+        except TooLarge as exc:
+            return f"the judge's answer is too large ({exc})"
         except httpx.HTTPError as exc:
             where = urlsplit(config.url).netloc
             self._unavailable = f"the judge at {where} is unreachable ({type(exc).__name__})"
