@@ -4,7 +4,7 @@ names (titles, devices, places) that must have been spoken somewhere in the call
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -115,13 +115,17 @@ def disagreements(
     spoken: str,
     context: str = "",
     known: dict[str, set[str]] | None = None,
+    earlier: Sequence[str] = (),
+    last: str = "",
 ) -> list[dict[str, Any]]:
     """What the span executed that contradicts what was said: one entry per argument.
 
     `said` holds the entities stated for this claim, by kind; `spoken` is every turn of the
     call, folded (see `fold`), for the names check: a name the span acted on must have been
     said, and when the last read-back (`context`) names another value this argument takes
-    elsewhere in the trace (`known`, by argument name) and not the executed one, it disagrees."""
+    elsewhere in the trace (`known`, by argument name) and not the executed one, it disagrees;
+    so it does when an `earlier` read-back said the executed value where the last one says
+    something else (see `replaced_in`)."""
     args = list(flat_args(arguments))
     out: list[dict[str, Any]] = []
     for kind, pattern in ctype.agree.items():
@@ -161,6 +165,18 @@ def disagreements(
                         "note": "never said in the call",
                     }
                 )
+            elif (
+                context and folded not in context and (other := replaced_in(folded, earlier, last))
+            ):
+                out.append(
+                    {
+                        "argument": key,
+                        "kind": "name",
+                        "said": [other],
+                        "executed": value,
+                        "note": "read back earlier, then replaced",
+                    }
+                )
             elif context and folded not in context and known:
                 rivals = sorted(
                     v
@@ -178,6 +194,40 @@ def disagreements(
                         }
                     )
     return out
+
+
+def replaced_in(value: str, earlier: Sequence[str], last: str, width: int = 2) -> str | None:
+    """What the last read-back says where an earlier one said `value` (all folded): the words
+    around `value` in the earlier read-back, found in the last one around other words. "play
+    lookalike on tv" then "play lookalike on kitchen speaker": "kitchen speaker". None when no
+    earlier read-back said it, or the last one does not say that part again in the same frame
+    (words before and after, or before and the end)."""
+    for text in reversed(earlier):
+        at = text.find(value)
+        if at < 0:
+            continue
+        before = text[:at].split()[-width:]
+        after = text[at + len(value) :].split()[:width]
+        if len(before) < width:
+            continue
+        anchor = " " + " ".join(before) + " "
+        where = last.find(anchor)
+        if where < 0:
+            continue
+        rest = last[where + len(anchor) :].split()
+        if after:
+            tail = " ".join(after)
+            ends = [i for i in range(1, 5) if " ".join(rest[i : i + len(after)]) == tail]
+            if not ends:
+                continue
+            other = " ".join(rest[: ends[0]])
+        else:
+            if not 1 <= len(rest) <= 4:
+                continue
+            other = " ".join(rest)
+        if other and fold(other) != value and not any(c.isdigit() for c in other):
+            return other  # words, not a count or a date said in the same place
+    return None
 
 
 def describe(ctype: ClaimType, mismatch: dict[str, Any]) -> str:

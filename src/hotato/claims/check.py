@@ -100,7 +100,8 @@ class Said:
     entities: dict[str, list[Entity]]
     turns: list[int]
     context: str = ""  # folded text of the last read-back, the caller's answers and the claim
-    replaced: str = ""  # folded text of earlier read-backs
+    earlier: tuple[str, ...] = ()  # folded text of each earlier read-back
+    last: str = ""  # folded text of the last read-back
 
 
 def _is_readback(turn: Turn, packs: PackSet) -> bool:
@@ -113,8 +114,9 @@ def _is_readback(turn: Turn, packs: PackSet) -> bool:
 
 def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet) -> Said:
     """The entities stated for a claim, by kind: those of its own sentence first, then what the
-    agent read back since the previous claim of its type (a later read-back replacing an earlier
-    one, kind by kind) and the caller's answers after the last read-back."""
+    agent read back since the previous claim of its type and what the caller answered, in the
+    order they were said (a later read-back or correction replacing an earlier one, kind by
+    kind)."""
     own: dict[str, list[Entity]] = {}
     for e in claim.entities:
         if claim.span[0] <= e.span[0] < claim.span[1]:
@@ -126,17 +128,19 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
         return Said(own, [claim.turn], own_text)
     context: dict[str, list[Entity]] = {}
     last = readbacks[-1]
-    sources = [*readbacks, *(i for i in range(last + 1, claim.turn) if turns[i].role != "agent")]
-    for i in sources:
+    sources = [
+        i for i in range(readbacks[0], claim.turn) if i in readbacks or turns[i].role != "agent"
+    ]
+    for i in sources:  # in order: a later read-back, or the caller's correction, replaces
         found: dict[str, list[Entity]] = {}
         for e in extract_entities(turns[i].text):
             found.setdefault(e.kind, []).append(e)
-        context.update(found)  # a later read-back, or the caller's correction, replaces
+        context.update(found)
     for kind, entities in context.items():
         own.setdefault(kind, entities)
     recent = " ".join(turns[i].text for i in range(last, claim.turn + 1))
-    replaced = " ".join(turns[i].text for i in readbacks[:-1])
-    return Said(own, [*sources, claim.turn], fold(recent), fold(replaced) if replaced else "")
+    earlier = tuple(fold(turns[i].text) for i in readbacks[:-1])
+    return Said(own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text))
 
 
 def _verdict(
@@ -263,6 +267,8 @@ class Grader:
             self.spoken,
             said.context,
             self.known_values(),
+            said.earlier,
+            said.last,
         )
 
     def known_values(self) -> dict[str, set[str]]:

@@ -321,6 +321,10 @@ PATTERNS: list[tuple[re.Pattern[str], Build]] = [
     (re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", I), _date_day),
     (re.compile(r"\b(\d{1,4}) " + _COUNT_UNIT + r"\b", I), _count),
     (
+        re.compile(r"\bnumber of " + _COUNT_UNIT + r" (?:is|will be|of|:) ?(\d{1,4})\b", I),
+        lambda m, rw: _count_after(m, rw),
+    ),
+    (
         re.compile(
             r"\b(?:table|reservation|booking|party|room|seating|group) (?:of|for) (\d{1,3})"
             r"\b(?![:.]\d)(?! ?(?:am|pm|a\.m|p\.m|o'clock))",
@@ -342,6 +346,15 @@ PATTERNS: list[tuple[re.Pattern[str], Build]] = [
         _time_bare,
     ),
 ]
+
+
+def _count_after(m: re.Match[str], rw: Rewritten) -> Entity | None:
+    """ "the number of tickets is 4": the count comes after its unit."""
+    n = int(m.group(2))
+    if n <= 0 or n > 1000:
+        return None
+    span, text = _span(m, rw)
+    return Entity(kind="count", value=n, text=text, span=span)
 
 
 def _one(m: re.Match[str], rw: Rewritten) -> Entity:

@@ -98,10 +98,11 @@ def types_in(data: bytes, packs: PackSet) -> list[tuple[ClaimType, frozenset[str
 def claims_in_turn(
     turn: Turn, position: int, packs: PackSet, recent: Sequence[str] = ()
 ) -> tuple[list[Claim], list[str]]:
-    """The turn's claims, and the types it spoke of (claimed or not), last first.
+    """The turn's claims, and the types it spoke of without claiming them done (offered,
+    asked about, read back), last first.
 
-    `recent` names the types the agent spoke of in its previous turns, last first: a sentence
-    that says only "it's done" claims the first of them."""
+    `recent` names such types from the agent's previous turns, last first: a sentence that
+    says only "it's done" claims the first of them."""
     text = turn.text
     folded = text.translate(_QUOTES)
     found: list[tuple[tuple[int, int], ClaimType, str]] = []
@@ -113,18 +114,18 @@ def claims_in_turn(
         if packs.confirm is not None and packs.confirm.search(data):
             confirm_at = s
         hits = types_in(data, packs)
-        spoken[:0] = [t.name for t, _ in hits]
         for ctype, own in hits:
             polarity = polarity_of(ctype, data, packs, own)
             if polarity is not None:
                 found.append(((s, e), ctype, polarity))
+            if polarity != "done":  # offered, asked or read back: a bare "done" may follow
+                spoken.insert(0, ctype.name)
         if not hits and packs.bare is not None and packs.bare.search(data):
             context = [*spoken, *recent]
             if context:
                 ctype = packs.by_name[context[0]]
                 polarity = polarity_of(ctype, data, packs, _own_cues(ctype, data))
-                if polarity is not None:
-                    found.append(((s, e), ctype, polarity))
+                found.append(((s, e), ctype, polarity or "done"))  # it says only: done
     if not found:
         return [], spoken
     entities = extract_entities(folded, rewrite(folded))
