@@ -207,3 +207,72 @@ def report_cmd(results: str, html_path: str) -> None:
 
     write_atomic(html_path, render(report_data(results)).encode())
     click.echo(f"wrote {html_path}")
+
+
+@fleet_group.command("pull")
+@click.option(
+    "--from",
+    "vendor",
+    type=click.Choice(["vapi", "retell"]),
+    required=True,
+    help="The platform whose list-calls API to read.",
+)
+@click.option(
+    "--since",
+    required=True,
+    metavar="DATE",
+    help="Calls started (Retell) or "
+    "created (Vapi) at or after this ISO 8601 date or time (UTC unless it says).",
+)
+@click.option("--until", metavar="DATE", help="And before this one.")
+@click.option(
+    "--out",
+    required=True,
+    metavar="CALLS/",
+    help="The folder of call folders to "
+    "write (with calls.jsonl). Run again to resume: calls already written are kept.",
+)
+@click.option(
+    "--api-key-env",
+    metavar="NAME",
+    help="The environment variable holding the API "
+    "key (default VAPI_API_KEY or RETELL_API_KEY). The key is never printed.",
+)
+@click.option("--base-url", metavar="URL", help="The API's address (default: the platform's).")
+@click.option("--page-size", type=click.IntRange(1, 1000), default=100, show_default=True)
+def pull_cmd(
+    vendor: str,
+    since: str,
+    until: str | None,
+    out: str,
+    api_key_env: str | None,
+    base_url: str | None,
+    page_size: int,
+) -> None:
+    """List and download production calls into call folders `fleet grade` reads.
+
+    Each call becomes CALLS/<call id>/ with the platform's call object (trace.json), its
+    transcript (transcript.json) and call.json (agent, started_at); CALLS/calls.jsonl lists
+    them. Pages, rate limits (429, Retry-After) and server errors are retried.
+
+    \b
+    Example:
+      VAPI_API_KEY=... hotato fleet pull --from vapi --since 2026-11-30 --out calls/
+    """
+    from hotato.fleet.pull import SOURCES
+    from hotato.fleet.pull.run import parse_time, pull
+
+    result = pull(
+        SOURCES[vendor],
+        out,
+        parse_time(since, "--since"),
+        parse_time(until, "--until") if until else None,
+        base_url,
+        api_key_env,
+        page_size,
+    )
+    click.echo(
+        f"pulled {result.listed} call(s) from {vendor}: {result.written} written, "
+        f"{result.resumed} already there ({result.pages} page(s), {result.retries} retried) "
+        f"-> {result.manifest}"
+    )

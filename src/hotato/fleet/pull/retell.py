@@ -1,0 +1,52 @@
+"""Retell: `POST /v3/list-calls` with filter_criteria (start_timestamp in epoch ms), a limit and
+the pagination_key of the previous answer; it answers {items, has_more, pagination_key}."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+from hotato.fleet.pull._http import Http
+from hotato.fleet.pull._source import Called, Source
+from hotato.model.errors import InputError
+
+
+def _ms(when: datetime) -> int:
+    return int(when.timestamp() * 1000)
+
+
+def pages(http: Http, since: datetime, until: datetime | None, limit: int) -> Iterator[list[Any]]:
+    window: dict[str, Any] = (
+        {"op": "bt", "type": "range", "value": [_ms(since), _ms(until)]}
+        if until is not None
+        else {"op": "ge", "type": "number", "value": _ms(since)}
+    )
+    body: dict[str, Any] = {
+        "filter_criteria": {"start_timestamp": window},
+        "limit": limit,
+        "sort_order": "ascending",
+    }
+    while True:
+        answer = http.call("POST", "/v3/list-calls", json=body)
+        if not isinstance(answer, dict) or not isinstance(answer.get("items"), list):
+            raise InputError.one("POST /v3/list-calls: expected {items, has_more, ...}")
+        if answer["items"]:
+            yield answer["items"]
+        key = answer.get("pagination_key")
+        if not answer.get("has_more") or not key:
+            return
+        body["pagination_key"] = key
+
+
+def identify(call: dict[str, Any]) -> Called:
+    start = call.get("start_timestamp")
+    started = (
+        datetime.fromtimestamp(start / 1000, UTC).isoformat().replace("+00:00", "Z")
+        if isinstance(start, int | float)
+        else None
+    )
+    return Called(str(call["call_id"]), call.get("agent_id"), started)
+
+
+RETELL = Source("retell", "https://api.retellai.com", "RETELL_API_KEY", pages, identify)
