@@ -38,6 +38,7 @@ from hotato.conversation._judge_prompt import (
     sha256,
     user_message,
 )
+from hotato.kinds.rubric import RubricEvidence, evidence_sources
 from hotato.model.errors import InputError, UsageError
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class Rubric(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     kind: Literal["judge_rubric", "human_rubric"]
     criterion: str
-    evidence: tuple[Literal["transcript", "trace"], ...] = ("transcript",)
+    evidence: tuple[RubricEvidence, ...] = ("transcript",)
     examples: tuple[Any, ...] = ()
     dimension: str | None = None
 
@@ -178,10 +179,11 @@ class Judge:
         result = _Results(spec)
         if spec.kind == "human_rubric":
             return result.inconclusive("only a signed human label settles this criterion")
+        wanted = evidence_sources(spec.evidence)
         missing = [
             name
             for name, value in (("transcript", transcript), ("trace", trace))
-            if name in spec.evidence and value is None
+            if name in wanted and value is None
         ]
         if missing:
             return result.inconclusive(
@@ -193,8 +195,8 @@ class Judge:
                 "no judge configured (--judge-endpoint URL --judge-model NAME); advisory lane"
             )
         evidence = evidence_doc(
-            transcript if "transcript" in spec.evidence else None,
-            trace if "trace" in spec.evidence else None,
+            transcript if "transcript" in wanted else None,
+            trace if "trace" in wanted else None,
         )
         evidence_bytes = canonical(evidence)
         if len(evidence_bytes) > config.max_input_bytes:

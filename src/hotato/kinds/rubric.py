@@ -7,6 +7,14 @@ from typing import Literal
 from hotato.kinds._base import Evidence, Spec, kind
 from hotato.model.results import Verdict
 
+# What a judged criterion may be shown. `tool_trace` is hotato 1.x's name for the trace.
+RubricEvidence = Literal["transcript", "trace", "tool_trace"]
+
+
+def evidence_sources(evidence: tuple[str, ...]) -> frozenset[str]:
+    """The sources (`transcript`, `trace`) a criterion's `evidence` names."""
+    return frozenset("trace" if name == "tool_trace" else name for name in evidence)
+
 
 class JudgeRubric(Spec, tag="judge_rubric", frozen=True):
     """A criterion for an advisory model judge (`deterministic: false`).
@@ -20,10 +28,13 @@ class JudgeRubric(Spec, tag="judge_rubric", frozen=True):
           kind: judge_rubric
           criterion: "Did the agent acknowledge the caller's frustration?"
           evidence: [transcript]
+
+    `evidence` lists what the judge is shown: `transcript`, `trace` (or `tool_trace`, as hotato
+    1.x called it).
     """
 
     criterion: str
-    evidence: tuple[Literal["transcript", "trace"], ...] = ("transcript",)
+    evidence: tuple[RubricEvidence, ...] = ("transcript",)
     examples: tuple[dict[str, str], ...] = ()
 
 
