@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from hotato.engine.plan import plan
 from hotato.kinds import REGISTRY
@@ -20,6 +21,7 @@ class Sources:
     trace: Trace | None = None
     transcript: Transcript | None = None
     state: StateSource | None = None
+    timing: Any = None  # a JSON object or a list of event objects (see kinds.latency)
 
     def close(self) -> None:
         """Release what the state source holds open (database connections, HTTP clients)."""

@@ -76,6 +76,14 @@ def decode_assertion_document(doc: Document) -> AssertionSet:
         problems.append(doc.problem("$.version", f"unsupported version {version!r}; expected 1"))
     if "assertions" not in value:
         problems.append(doc.problem("$", "'assertions' is required"))
+    elif value["assertions"] == []:
+        problems.append(
+            doc.problem(
+                "$.assertions",
+                "'assertions' is empty: a file that checks nothing would pass vacuously; "
+                "list at least one assertion",
+            )
+        )
     policy, found = decode_policy(value.get("inconclusive_policy"), "$.inconclusive_policy", doc)
     problems += found
     specs, found = decode_assertion_list(value.get("assertions", []), "$.assertions", doc, REGISTRY)

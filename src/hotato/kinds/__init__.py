@@ -26,6 +26,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "sequence": ("sequence", "check"),
     "count": ("count", "check"),
     "latency": ("latency", "check"),
+    "entity_accuracy": ("entity_accuracy", "check"),
     "phrase": ("phrase", "check"),
     "order": ("order", "check"),
     "pii": ("pii", "check"),

@@ -14,7 +14,9 @@ from hotato.model.state import StateSource
 from hotato.model.status import Source
 
 Dimension = Literal["outcome", "policy", "conversation", "speech", "reliability"]
-Role = Literal["caller", "agent", "user", "assistant", "any"]
+# A transcript role: `caller` / `agent` (and their aliases, see model.evidence.ROLE_ALIASES),
+# `any`, or a third party's own word (`supervisor`), compared exactly as written.
+Role = str
 
 
 class Spec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="kind"):
@@ -60,6 +62,7 @@ class Evidence:
     trace: Trace | None = None
     transcript: Transcript | None = None
     state: StateSource | None = None
+    timing: Any = None
     results: Mapping[str, Result] = field(default_factory=dict)
 
 
@@ -73,6 +76,7 @@ MISSING_REASON = {
     Source.TRANSCRIPT: "no transcript was supplied (--transcript); {kind} reads what was said",
     Source.STATE: "no state adapter was provided (--state); {kind} reads a post-call system of "
     "record (Authority 2), never the agent's spoken claim",
+    Source.TIMING: "no timing evidence was supplied (--timing); {kind} reads measured timing",
 }
 Reads = frozenset[Source] | Callable[[Any], frozenset[Source]]
 Validate = Callable[[Any], list[str]]
@@ -128,7 +132,7 @@ def missing_source(kdef: KindDef, spec: Spec, have: Any) -> Verdict | None:
     if kdef.partial:
         return None
     for source in sorted(kdef.sources(spec) - {Source.RESULTS}):
-        if getattr(have, source.value) is None:
+        if getattr(have, source.value, None) is None:
             return Verdict.inconclusive(
                 MISSING_REASON[source].format(kind=kdef.tag), details={"missing": source.value}
             )
@@ -151,6 +155,7 @@ def run_check(
             trace=have.trace if every or Source.TRACE in reads else None,
             transcript=have.transcript if every or Source.TRANSCRIPT in reads else None,
             state=have.state if every or Source.STATE in reads else None,
+            timing=getattr(have, "timing", None) if every or Source.TIMING in reads else None,
             results=results if results is not None else {},
         ),
     )

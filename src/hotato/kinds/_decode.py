@@ -72,6 +72,8 @@ def decode_spec(
             problems.append(doc.problem(path, f"{key!r} is required", label))
     if problems:
         return None, problems
+    if isinstance(item.get("when"), str):  # `when: some-id`, shorthand for a one-id list
+        item = {**item, "when": [item["when"]]}
     try:
         spec = msgspec.convert(item, kdef.spec)
     except msgspec.ValidationError as exc:

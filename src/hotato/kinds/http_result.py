@@ -37,7 +37,14 @@ class HttpResult(Spec, tag="http_result", frozen=True):
 
 
 def _validate(spec: HttpResult) -> list[str]:
-    return pattern_problems(spec.url_matches)
+    problems = pattern_problems(spec.url_matches)
+    codes = spec.status if isinstance(spec.status, list) else [spec.status]
+    if isinstance(spec.status, list) and not spec.status:
+        problems.append("'status' lists no HTTP status; leave it out to accept any")
+    bad = [c for c in codes if c is not None and not 100 <= c <= 599]
+    if bad:
+        problems.append(f"'status' must be HTTP statuses from 100 to 599, got {bad}")
+    return problems
 
 
 def _status(span: Span) -> int | None:

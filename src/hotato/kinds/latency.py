@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hotato.kinds._base import Evidence, Spec, kind
+from hotato.kinds._timing import first_value, is_number
 from hotato.kinds._trace_util import derived
 from hotato.model.evidence import Span
 from hotato.model.results import Verdict
@@ -10,28 +13,61 @@ from hotato.model.status import Source
 
 
 class Latency(Spec, tag="latency", frozen=True):
-    """Reads `latency_ms` (or end minus start) of `tool` calls or `span_type` spans.
+    """Reads `latency_ms` (or end minus start) of `tool` calls or `span_type` spans in the
+    trace; or, with `field`, a number at that dotted path in the timing evidence (the object,
+    or the first event of a list that holds one), compared with `max` in the field's own unit.
 
-    Passes when the worst measured latency is at most `max_ms`.
-    Fails when a measured latency exceeds `max_ms`.
-    Inconclusive when no trace was supplied, or nothing matching carries a measurement.
+    Passes when the worst measured latency is at most `max_ms` (or the field at most `max`).
+    Fails when a measured latency exceeds `max_ms` (or the field exceeds `max`).
+    Inconclusive when the trace (or, for `field`, the timing evidence) was not supplied, or
+    nothing matching carries a measurement.
 
     Example:
         - id: refund-fast
           kind: latency
           tool: issue_refund
           max_ms: 1500
+        - id: answered-quickly
+          kind: latency
+          field: response.first_word_s
+          max: 1.2
     """
 
-    max_ms: float
+    max_ms: float | None = None
     tool: str | None = None
     span_type: str | None = None
+    field: str | None = None
+    max: float | None = None
 
 
 def _validate(spec: Latency) -> list[str]:
-    if (spec.tool is None) == (spec.span_type is None):
-        return ["needs exactly one of 'tool' or 'span_type'"]
+    chosen = [k for k in ("tool", "span_type", "field") if getattr(spec, k) is not None]
+    if len(chosen) != 1:
+        return ["needs exactly one of 'tool', 'span_type' or 'field'"]
+    if spec.field is not None:
+        if spec.max is None:
+            return ["'field' needs 'max' (a bound in the field's own unit)"]
+        if spec.max_ms is not None:
+            return ["'max_ms' bounds a tool or span_type; with 'field', use 'max'"]
+    elif spec.max_ms is None:
+        return [f"{chosen[0]!r} needs 'max_ms'"]
+    elif spec.max is not None:
+        return ["'max' bounds a 'field'; with a tool or span_type, use 'max_ms'"]
     return []
+
+
+def _reads(spec: Latency) -> frozenset[Source]:
+    return frozenset({Source.TIMING if spec.field is not None else Source.TRACE})
+
+
+def _check_field(spec: Latency, timing: Any) -> Verdict:
+    field, bound = str(spec.field), float(spec.max or 0.0)
+    measured = first_value(timing, field, is_number)
+    if measured is None:
+        return Verdict.inconclusive(f"the timing evidence holds no number at {field!r}")
+    if measured <= bound:
+        return Verdict.passed(f"{field} was {measured:g} (bound {bound:g})", observed=measured)
+    return Verdict.failed(f"{field} was {measured:g}, over {bound:g}", observed=measured)
 
 
 def _slowest(spans: list[Span]) -> tuple[float, Span] | None:
@@ -44,9 +80,12 @@ def _slowest(spans: list[Span]) -> tuple[float, Span] | None:
     return worst
 
 
-@kind(Latency, reads={Source.TRACE}, validate=_validate)
+@kind(Latency, reads=_reads, validate=_validate)
 def check(spec: Latency, ev: Evidence) -> Verdict:
+    if spec.field is not None:
+        return _check_field(spec, ev.timing)
     assert ev.trace is not None
+    max_ms = float(spec.max_ms or 0.0)
     if spec.tool is not None:
         spans, what = ev.trace.tool_calls.get(spec.tool, []), f"tool {spec.tool!r}"
     else:
@@ -56,14 +95,14 @@ def check(spec: Latency, ev: Evidence) -> Verdict:
     if slowest is None:
         return Verdict.inconclusive(f"no latency was measured for {what} ({len(spans)} span(s))")
     worst, span = slowest
-    if worst <= spec.max_ms:
+    if worst <= max_ms:
         return Verdict.passed(
-            f"worst latency of {what} was {worst:g} ms (bound {spec.max_ms:g} ms)",
+            f"worst latency of {what} was {worst:g} ms (bound {max_ms:g} ms)",
             observed=worst,
             evidence=[span.id],
         )
     return Verdict.failed(
-        f"worst latency of {what} was {worst:g} ms, over {spec.max_ms:g} ms",
+        f"worst latency of {what} was {worst:g} ms, over {max_ms:g} ms",
         observed=worst,
         evidence=[span.id],
     )

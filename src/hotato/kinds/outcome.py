@@ -8,6 +8,7 @@ import msgspec
 
 from hotato.kinds._base import Evidence, Role, Spec, kind
 from hotato.kinds._regex import matching_turns, pattern_problems
+from hotato.kinds._timing import first_value, is_present
 from hotato.kinds._trace_util import as_object
 from hotato.kinds.state import judge_state
 from hotato.kinds.tool_call import calls
@@ -45,13 +46,16 @@ class Part(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             return Source.STATE
         if self.assertion is not None:
             return Source.RESULTS
+        if self.field_present is not None and self.tool is None:
+            return Source.TIMING
         return Source.TRACE
 
 
 class Outcome(Spec, tag="outcome", frozen=True):
     """Resolves the task over its sub-predicates: `{tool_called: NAME}` (optionally
     `args_subset`), `{phrase: REGEX, role}`, `{field_present: PATH, tool: NAME}` (the tool's
-    recorded result carries the field), `{state: {resource, filters, expect}}`, and
+    recorded result carries the field), `{field_present: PATH}` (the timing evidence carries
+    it, not null), `{state: {resource, filters, expect}}`, and
     `{assertion: ID}` (another assertion passed). Reports `met` / `of`.
 
     Passes when every `all_of` part is met and at least one `any_of` part is (when given).
@@ -86,8 +90,8 @@ def _validate(spec: Outcome) -> list[str]:
                     f"{group}[{i}] needs exactly one of tool_called, phrase, "
                     "field_present, state, assertion"
                 )
-            if part.field_present is not None and part.tool is None:
-                problems.append(f"{group}[{i}] field_present needs 'tool'")
+            if part.tool is not None and part.field_present is None:
+                problems.append(f"{group}[{i}] 'tool' applies only to field_present")
             problems += pattern_problems(part.phrase)
     return problems
 
@@ -113,6 +117,11 @@ def _part(spec: Outcome, part: Part, ev: Evidence) -> tuple[bool | None, str]:
         return hit, f"phrase {part.phrase!r} {'was' if hit else 'was not'} said"
     if part.state is not None:
         return _state_part(spec, part.state, ev)
+    if part.field_present is not None and part.tool is None:
+        if ev.timing is None:
+            return None, "no timing evidence was supplied"
+        held = first_value(ev.timing, part.field_present, is_present) is not None
+        return held, f"field {part.field_present!r} {'is' if held else 'is not'} in the timing"
     if ev.trace is None:
         return None, "no trace was supplied"
     if part.tool_called is not None:

@@ -22,15 +22,14 @@ class JudgeRubric(Spec, tag="judge_rubric", frozen=True):
     Never passes or fails in the deterministic lane: it is INCONCLUSIVE there and counted on the
     judge line, apart from the deterministic counts. A configured judge or a signed human label
     may speak to it in the rubric lane; neither changes the exit code unless asked to.
+    `evidence` lists what the judge is shown: `transcript`, `trace` (or `tool_trace`, as hotato
+    1.x called it).
 
     Example:
         - id: was-empathetic
           kind: judge_rubric
           criterion: "Did the agent acknowledge the caller's frustration?"
           evidence: [transcript]
-
-    `evidence` lists what the judge is shown: `transcript`, `trace` (or `tool_trace`, as hotato
-    1.x called it).
     """
 
     criterion: str

@@ -212,7 +212,9 @@ ROLE_ALIASES = {
 
 
 def normalize_role(role: str) -> str:
-    return ROLE_ALIASES.get(role.lower(), role.lower())
+    """`caller` or `agent` for their aliases (in any case); any other role (a `supervisor`, a
+    human agent after a transfer) exactly as written, as hotato 1.x compared roles."""
+    return ROLE_ALIASES.get(role.lower(), role)
 
 
 @dataclass(frozen=True)

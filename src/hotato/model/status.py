@@ -17,6 +17,7 @@ class Source(StrEnum):
     TRACE = "trace"
     TRANSCRIPT = "transcript"
     STATE = "state"
+    TIMING = "timing"  # measured timing of the call: a JSON object, or a list of event objects
     RESULTS = "results"  # other assertions' results (formula, outcome parts)
 
 

@@ -1,0 +1,34 @@
+"""Reading measured timing: a JSON object, or a list of event objects (as a scored run's
+`events` list is), searched by a dotted path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from hotato.model.match import dotted, missing
+
+
+def _objects(timing: Any) -> Iterator[Any]:
+    if isinstance(timing, list):
+        yield from timing
+    else:
+        yield timing
+
+
+def first_value(timing: Any, path: str, accept: Callable[[Any], bool]) -> Any:
+    """The first value at `path` (in the object, or in the first event holding one) that
+    `accept` takes; None when none does."""
+    for event in _objects(timing):
+        value = dotted(event, path)
+        if not missing(value) and accept(value):
+            return value
+    return None
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def is_present(value: Any) -> bool:
+    return value is not None
