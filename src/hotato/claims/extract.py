@@ -17,9 +17,15 @@ from hotato.model.evidence import Turn
 
 # A sentence ends at . ! ? ; (or a line break), or a clause turns at ", but" / ", if".
 _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|\n|$)|[.!?;]+")
+# A clause turns at ", but" / ", if" / ", can I" ..., at a new subject after a comma or a
+# conjunction (", you won't be billed", " and you'll get"), and at " but ".
 _TURN = re.compile(
     r",\s*(?=(?:but|however|if|although|though|unless|except|no|yes|shall|should|can|may|would|"
-    r"is there|anything)\b)",
+    r"is there|anything)\b)"
+    r"|(?:,\s*(?:and |so |but |then )?|\s+(?:and|so|but|then)\s+)"
+    r"(?=(?:you|it|they|we|i|that|this|there|he|she|your)\b(?!-))"
+    r"|,?\s+(?:and|so|but|then)\s+(?=the\b)"
+    r"|\s+but\s+",
     re.IGNORECASE,
 )
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
@@ -106,6 +112,7 @@ def claims_in_turn(
     text = turn.text
     folded = text.translate(_QUOTES)
     found: list[tuple[tuple[int, int], ClaimType, str]] = []
+    bare: list[tuple[tuple[int, int], ClaimType, str]] = []
     spoken: list[str] = []
     spans = sentences(folded)
     confirm_at = -1
@@ -125,7 +132,10 @@ def claims_in_turn(
             if context:
                 ctype = packs.by_name[context[0]]
                 polarity = polarity_of(ctype, data, packs, _own_cues(ctype, data))
-                found.append(((s, e), ctype, polarity or "done"))  # it says only: done
+                bare.append(((s, e), ctype, polarity or "done"))  # it says only: done
+    named = {ctype.name for _, ctype, _ in found}
+    found += [b for b in bare if b[1].name not in named]  # "Done, I've issued it": one claim
+    found.sort(key=lambda f: f[0])
     if not found:
         return [], spoken
     entities = extract_entities(folded, rewrite(folded))
