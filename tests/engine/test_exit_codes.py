@@ -93,7 +93,7 @@ def test_a_bug_while_loading_evidence_is_exit_3(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise KeyError("simulated loader bug")
 
-    monkeypatch.setattr(sources, "open_trace", broken)
+    monkeypatch.setattr(sources, "open_call", broken)
     code, _, err = run_in_process(call, capsys)
     assert code == ExitCode.INTERNAL
     assert "KeyError" in err and "Traceback" not in err

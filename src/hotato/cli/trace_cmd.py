@@ -94,6 +94,7 @@ def ingest_cmd(
             "span_count": result.span_count,
             "span_types": result.span_types,
             "turn_count": result.turn_count,
+            "empty": result.empty,
             "redacted": {"text": not include_text, "identifiers": not include_identifiers},
         }
         click.echo(msgspec.json.format(msgspec.json.encode(report), indent=2).decode())
@@ -116,6 +117,8 @@ def ingest_cmd(
         )
         if on
     ]
+    if result.empty:
+        click.echo(f"  empty: {result.empty}; graded, it is INCONCLUSIVE evidence", err=True)
     if hidden:
         click.echo(
             f"  redacted: {' and '.join(hidden)} (see --include-text, --include-identifiers)"

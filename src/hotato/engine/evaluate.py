@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hotato.engine.plan import plan
@@ -22,6 +22,9 @@ class Sources:
     transcript: Transcript | None = None
     state: StateSource | None = None
     timing: Any = None  # a JSON object or a list of event objects (see kinds.latency)
+    # why a source given on the command line counts as not supplied (an export that held no
+    # call evidence), by source name; checks that read it are INCONCLUSIVE with this cause
+    gaps: dict[str, str] = field(default_factory=dict)
 
     def close(self) -> None:
         """Release what the state source holds open (database connections, HTTP clients)."""

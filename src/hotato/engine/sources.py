@@ -11,7 +11,7 @@ from hotato._io import digest_file
 from hotato.engine.evaluate import Sources
 from hotato.evidence.transcript import load_transcript
 from hotato.model.errors import InputError
-from hotato.model.evidence import Trace
+from hotato.model.evidence import CallEvidence, Trace
 from hotato.model.state import StateSource
 
 
@@ -39,17 +39,24 @@ def open_trace(path: str, fmt: str = "auto", verified_sha256: str | None = None)
     """Load a trace in any format hotato reads. With `verified_sha256` (the digest its
     signature was checked against), the bytes read must be those bytes: a trace swapped
     between the check and the read is refused, never graded."""
+    return open_call(path, fmt, verified_sha256).trace
+
+
+def open_call(path: str, fmt: str = "auto", verified_sha256: str | None = None) -> CallEvidence:
+    """A trace file's evidence: its spans, and for a stack's export the transcript it carries
+    and whether it held no call evidence at all (see `hotato.evidence.ingest.load_call`)."""
     if fmt == "native" or (fmt == "auto" and _is_native(path)):
         from hotato.evidence.trace import load_trace
 
         digest = hashlib.sha256() if verified_sha256 else None
-        trace = load_trace(path, digest)
+        call = CallEvidence(load_trace(path, digest))
         read_sha256 = digest.hexdigest() if digest is not None else None
     else:
-        from hotato.evidence.ingest import load_any_trace
+        from hotato.evidence.ingest import load_call
 
-        trace = load_any_trace(path, fmt)
+        call = load_call(path, fmt)
         read_sha256 = digest_file(path, "trace")[0] if verified_sha256 else None
+    trace = call.trace
     if verified_sha256 and read_sha256 != verified_sha256:
         raise InputError.one(
             "the trace changed after its signature was checked; refusing to "
@@ -57,7 +64,7 @@ def open_trace(path: str, fmt: str = "auto", verified_sha256: str | None = None)
             file=path,
         )
     trace.authenticated = bool(verified_sha256)
-    return trace
+    return call
 
 
 def open_sources(
@@ -69,12 +76,23 @@ def open_sources(
     trace_sha256: str | None = None,
 ) -> Sources:
     """Each argument left out stays None: not supplied, which is not the same as empty.
-    `trace_sha256`: the digest an authenticated trace's signature covers (see open_trace)."""
-    return Sources(
-        trace=open_trace(trace, trace_format, trace_sha256) if trace is not None else None,
-        transcript=load_transcript(transcript) if transcript is not None else None,
+    `trace_sha256`: the digest an authenticated trace's signature covers (see open_trace).
+
+    A stack's export is all the evidence it holds: without `transcript`, the turns it carries
+    are the transcript. An export that held no call evidence is not supplied, with its cause
+    in `gaps`, so checks that read it are INCONCLUSIVE rather than graded against nothing."""
+    call = open_call(trace, trace_format, trace_sha256) if trace is not None else None
+    sources = Sources(
+        trace=call.trace if call is not None and call.empty is None else None,
+        transcript=load_transcript(transcript)
+        if transcript is not None
+        else (call.transcript if call is not None else None),
         state=_open_state(state, state_before) if state is not None else None,
     )
+    if call is not None and call.empty is not None:
+        sources.gaps["trace"] = call.empty
+        sources.gaps.setdefault("transcript", call.empty)
+    return sources
 
 
 def _open_state(state: str, state_before: str | None) -> StateSource:

@@ -131,11 +131,11 @@ def missing_source(kdef: KindDef, spec: Spec, have: Any) -> Verdict | None:
     source the kind reads; None when the check may run. Partial kinds weigh gaps themselves."""
     if kdef.partial:
         return None
+    gaps = getattr(have, "gaps", None) or {}
     for source in sorted(kdef.sources(spec) - {Source.RESULTS}):
         if getattr(have, source.value, None) is None:
-            return Verdict.inconclusive(
-                MISSING_REASON[source].format(kind=kdef.tag), details={"missing": source.value}
-            )
+            reason = gaps.get(source.value) or MISSING_REASON[source].format(kind=kdef.tag)
+            return Verdict.inconclusive(reason, details={"missing": source.value})
     return None
 
 

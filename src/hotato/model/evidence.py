@@ -246,3 +246,14 @@ class Transcript:
         if role is None or role == "any":
             return self.turns
         return self.by_role.get(normalize_role(role), [])
+
+
+@dataclass
+class CallEvidence:
+    """All the evidence one trace file holds: its spans, the spoken turns a stack's export
+    carries, and, when a recognised export yielded no call evidence at all, why (naming where
+    it looked)."""
+
+    trace: Trace
+    transcript: Transcript | None = None  # None: the file records no spoken text
+    empty: str | None = None

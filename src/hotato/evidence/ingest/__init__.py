@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from hotato.evidence.ingest._emit import Options
-from hotato.evidence.ingest._pipeline import convert, meta
+from hotato.evidence.ingest._pipeline import convert, empty_reason, meta, spoken_turns
 from hotato.evidence.ingest.detect import FORMATS, detect_format, normalize
 from hotato.evidence.ingest.writer import (
     check_target,
@@ -24,7 +24,7 @@ from hotato.evidence.ingest.writer import (
 )
 from hotato.evidence.trace import load_trace
 from hotato.model.errors import InputError
-from hotato.model.evidence import Span, Trace
+from hotato.model.evidence import CallEvidence, Span, Trace, Transcript
 
 _span_decoder = msgspec.json.Decoder(Span)
 
@@ -37,18 +37,20 @@ class IngestResult:
     span_count: int
     span_types: dict[str, int] = field(default_factory=dict)
     turn_count: int = 0
+    empty: str | None = None  # why a recognised export yielded no call evidence
 
 
-def load_any_trace(path: str | os.PathLike[str], fmt: str = "auto") -> Trace:
-    """A `Trace` from a native voice_trace JSONL or any supported stack's file, without writing.
+def load_call(path: str | os.PathLike[str], fmt: str = "auto") -> CallEvidence:
+    """The trace and the transcript a stack's export carries, read once, nothing written.
 
-    `fmt` is `auto` (detected) or one of `FORMATS` (`native`, `otel`, `livekit`, `pipecat`,
-    `vapi`, `retell`). Spans are exactly those `hotato trace ingest` would write, with the same
-    default redaction. Malformed input raises InputError naming file, line and JSON path.
+    `fmt` is `auto` (detected) or one of `FORMATS`. A native voice_trace has no transcript of
+    its own. `empty` is set when a vendor export held no tool call, handoff, keypad tone, HTTP
+    exchange or spoken turn: grading it would be grading nothing, so callers report the trace
+    as INCONCLUSIVE evidence rather than a clean call. Malformed input raises InputError.
     """
     wanted = normalize(fmt)
     if wanted == "native" or (wanted == "auto" and detect_format(path) == "native"):
-        return load_trace(path)
+        return CallEvidence(load_trace(path))
     em = convert(path, wanted)
     try:
         spans = []
@@ -56,28 +58,54 @@ def load_any_trace(path: str | os.PathLike[str], fmt: str = "auto") -> Trace:
             span = _span_decoder.decode(line)
             span.index = index
             spans.append(span)
-        return Trace(meta=meta(em), spans=spans, path=str(path))
+        trace = Trace(meta=meta(em), spans=spans, path=str(path))
+        turns = spoken_turns(em)
+        return CallEvidence(
+            trace, Transcript(turns, path=str(path)) if turns else None, empty_reason(em)
+        )
     finally:
         em.col.close()
 
 
-def ingest(path: str | os.PathLike[str], *, fmt: str = "auto", out: str | os.PathLike[str],
-           transcript_out: str | os.PathLike[str] | None = None, include_text: bool = False,
-           include_identifiers: bool = False) -> IngestResult:
+def load_any_trace(path: str | os.PathLike[str], fmt: str = "auto") -> Trace:
+    """A `Trace` from a native voice_trace JSONL or any supported stack's file, without writing.
+
+    `fmt` is `auto` (detected) or one of `FORMATS`. Spans are exactly those `hotato trace
+    ingest` would write, with the same default redaction. Malformed input raises InputError
+    naming file, line and JSON path. `load_call` also gives the transcript the file carries.
+    """
+    return load_call(path, fmt).trace
+
+
+def ingest(
+    path: str | os.PathLike[str],
+    *,
+    fmt: str = "auto",
+    out: str | os.PathLike[str],
+    transcript_out: str | os.PathLike[str] | None = None,
+    include_text: bool = False,
+    include_identifiers: bool = False,
+) -> IngestResult:
     """Convert `path` and write the trace (and transcript) atomically; nothing partial on error."""
     trace_target = check_target(out, "--out")
-    transcript_target = check_target(transcript_out, "--transcript-out") \
-        if transcript_out is not None else None
+    transcript_target = (
+        check_target(transcript_out, "--transcript-out") if transcript_out is not None else None
+    )
     if transcript_target is not None and transcript_target.resolve() == trace_target.resolve():
         raise InputError.one("--out and --transcript-out name the same file", file=str(out))
-    opts = Options(include_text=include_text, include_identifiers=include_identifiers,
-                   want_transcript=transcript_target is not None)
+    opts = Options(
+        include_text=include_text,
+        include_identifiers=include_identifiers,
+        want_transcript=transcript_target is not None,
+    )
     em = convert(path, fmt, opts)
     try:
-        if transcript_target is not None and not em.turns:
+        if transcript_target is not None and not em.ordered_turns():
             raise InputError.one(
                 "the input records no spoken text, so there is no transcript to write; "
-                "drop --transcript-out", file=str(path))
+                "drop --transcript-out",
+                file=str(path),
+            )
         targets = [(trace_target, lambda h: write_trace(em, h))]
         if transcript_target is not None:
             targets.append((transcript_target, lambda h: write_transcript(em, h)))
@@ -88,10 +116,19 @@ def ingest(path: str | os.PathLike[str], *, fmt: str = "auto", out: str | os.Pat
             meta=meta(em),
             span_count=len(em.col),
             span_types=dict(sorted(em.col.counts.items())),
-            turn_count=len(em.turns),
+            turn_count=len(em.ordered_turns()),
+            empty=empty_reason(em),
         )
     finally:
         em.col.close()
 
 
-__all__ = ["FORMATS", "IngestResult", "detect_format", "ingest", "load_any_trace"]
+__all__ = [
+    "FORMATS",
+    "CallEvidence",
+    "IngestResult",
+    "detect_format",
+    "ingest",
+    "load_any_trace",
+    "load_call",
+]

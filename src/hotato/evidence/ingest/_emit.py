@@ -34,8 +34,23 @@ class _Absent:
 ABSENT: Any = _Absent()  # a payload field the source did not record (unlike a recorded null)
 
 # Field order of a native span after `type` and its times (DESIGN §2).
-_ORDER = ("name", "latency_ms", "status", "attempt", "to", "by", "reason", "digits", "method",
-          "url", "status_code", "arguments", "result", "error", "response")
+_ORDER = (
+    "name",
+    "latency_ms",
+    "status",
+    "attempt",
+    "to",
+    "by",
+    "reason",
+    "digits",
+    "method",
+    "url",
+    "status_code",
+    "arguments",
+    "result",
+    "error",
+    "response",
+)
 _KNOWN = frozenset(_ORDER)
 _KEEP_NULL = frozenset({"arguments", "result", "response"})
 
@@ -85,6 +100,7 @@ class Turn:
     seq: int
     role: str
     text: str
+    fallback: bool = False  # used only when the source gave this role no primary turn
 
 
 @dataclass
@@ -110,14 +126,27 @@ class Emitter:
     source: str | None = None  # the input file, for refusals
     turns: list[Turn] = field(default_factory=list)
     transfer_to: str | None = None  # where the source says transfers went, when a tool does not
+    # a stack that records agent switches itself (LiveKit): a transfer-named tool is a handoff
+    # only when its arguments name where to
+    tool_handoff_needs_target: bool = False
+    looked_in: list[str] = field(default_factory=list)  # where a reader looked for the call
     _open: dict[str, _OpenTool] = field(default_factory=dict)
     _turn_seq: int = 0
 
     # --- generic --------------------------------------------------------------------------
 
-    def span(self, type_: str, *, start: int | None = None, end: int | None = None,
-             at: int | None = None, seq: int | None = None, extra: dict[str, Any] | None = None,
-             attributes: dict[str, Any] | None = None, **fields: Any) -> None:
+    def span(
+        self,
+        type_: str,
+        *,
+        start: int | None = None,
+        end: int | None = None,
+        at: int | None = None,
+        seq: int | None = None,
+        extra: dict[str, Any] | None = None,
+        attributes: dict[str, Any] | None = None,
+        **fields: Any,
+    ) -> None:
         body: dict[str, Any] = {}
         for key in _ORDER:
             if key in fields:
@@ -137,15 +166,20 @@ class Emitter:
             body["attributes"] = attrs
         for t in (start, end, at):
             if t is not None and not -NO_TIME < t < NO_TIME:
-                raise InputError.one(f"source record {self.input_count} has a time outside "
-                                     "the representable range (about ±292 years)",
-                                     file=self.source)
+                raise InputError.one(
+                    f"source record {self.input_count} has a time outside "
+                    "the representable range (about ±292 years)",
+                    file=self.source,
+                )
         problem = field_problem(body)
         if problem is not None:
             message, path = problem
             where = (path or "$").removeprefix("$.")
-            raise InputError.one(f"source record {self.input_count} gives the {type_} span's "
-                                 f"`{where}` a wrong type: {message}", file=self.source)
+            raise InputError.one(
+                f"source record {self.input_count} gives the {type_} span's "
+                f"`{where}` a wrong type: {message}",
+                file=self.source,
+            )
         self.col.add(type_, body, start=start, end=end, at=at, seq=seq)
 
     def identifiers_out(self, values: dict[str, Any] | None) -> dict[str, Any]:
@@ -170,11 +204,22 @@ class Emitter:
 
     # --- tools ----------------------------------------------------------------------------
 
-    def tool_call(self, name: str | None, *, start: int | None = None, end: int | None = None,
-                  at: int | None = None, arguments: Any = ABSENT, result: Any = ABSENT,
-                  error: Any = None, ok: bool | None = None, hint: str | None = None,
-                  attributes: dict[str, Any] | None = None, seq: int | None = None,
-                  effect_seq: int | None = None) -> None:
+    def tool_call(
+        self,
+        name: str | None,
+        *,
+        start: int | None = None,
+        end: int | None = None,
+        at: int | None = None,
+        arguments: Any = ABSENT,
+        result: Any = ABSENT,
+        error: Any = None,
+        ok: bool | None = None,
+        hint: str | None = None,
+        attributes: dict[str, Any] | None = None,
+        seq: int | None = None,
+        effect_seq: int | None = None,
+    ) -> None:
         """A tool that ran. `ok`: what the source said about success (None: it said nothing)."""
         failed = bool(error) or ok is False
         status = "error" if failed else ("ok" if ok else None)
@@ -182,32 +227,66 @@ class Emitter:
             error = True
         seq = self.col.reserve() if seq is None else seq
         effect_seq = self.col.reserve() if effect_seq is None else effect_seq
-        self.span("tool_call", start=start, end=end, at=at, seq=seq, attributes=attributes,
-                  name=name, latency_ms=latency_ms(start, end), status=status,
-                  arguments=None if arguments is ABSENT else arguments, result=result,
-                  error=error if failed else None)
+        self.span(
+            "tool_call",
+            start=start,
+            end=end,
+            at=at,
+            seq=seq,
+            attributes=attributes,
+            name=name,
+            latency_ms=latency_ms(start, end),
+            status=status,
+            arguments=arguments,
+            result=result,
+            error=error if failed else None,
+        )
         if failed:
             return  # a transfer or keypad tool that failed did not transfer or press anything
         effect = tool_effect(name, arguments, hint)
         when = {"at": start if start is not None else at}
-        if effect == "handoff":
-            self.handoff(destination(arguments) or self.transfer_to, seq=effect_seq,
-                         attributes={"via_tool": name}, **when)
+        target = destination(arguments) or self.transfer_to
+        if effect == "handoff" and (target or not self.tool_handoff_needs_target):
+            self.handoff(target, seq=effect_seq, attributes={"via_tool": name}, **when)
         elif effect == "dtmf":
             self.dtmf(digits(arguments), by="agent", seq=effect_seq, **when)
 
-    def open_tool(self, key: str, name: str | None, arguments: Any = ABSENT, *,
-                  start: int | None = None, at: int | None = None, hint: str | None = None,
-                  attributes: dict[str, Any] | None = None) -> None:
+    def open_tool(
+        self,
+        key: str,
+        name: str | None,
+        arguments: Any = ABSENT,
+        *,
+        start: int | None = None,
+        at: int | None = None,
+        hint: str | None = None,
+        attributes: dict[str, Any] | None = None,
+    ) -> None:
         """A tool call whose result arrives later in the source (paired by `key`)."""
         if key in self._open:
             self._close(key)
-        self._open[key] = _OpenTool(self.col.reserve(), self.col.reserve(), name, arguments,
-                                    start, at, hint, dict(attributes or {}))
+        self._open[key] = _OpenTool(
+            self.col.reserve(),
+            self.col.reserve(),
+            name,
+            arguments,
+            start,
+            at,
+            hint,
+            dict(attributes or {}),
+        )
 
-    def close_tool(self, key: str, *, result: Any = ABSENT, error: Any = None,
-                   ok: bool | None = None, end: int | None = None, name: str | None = None,
-                   attributes: dict[str, Any] | None = None) -> bool:
+    def close_tool(
+        self,
+        key: str,
+        *,
+        result: Any = ABSENT,
+        error: Any = None,
+        ok: bool | None = None,
+        end: int | None = None,
+        name: str | None = None,
+        attributes: dict[str, Any] | None = None,
+    ) -> bool:
         """Attach a result to the call opened under `key`; False when no such call was open."""
         pending = self._open.get(key)
         if pending is None:
@@ -218,12 +297,30 @@ class Emitter:
         self._close(key, result=result, error=error, ok=ok, end=end)
         return True
 
-    def _close(self, key: str, *, result: Any = ABSENT, error: Any = None, ok: bool | None = None,
-               end: int | None = None) -> None:
+    def _close(
+        self,
+        key: str,
+        *,
+        result: Any = ABSENT,
+        error: Any = None,
+        ok: bool | None = None,
+        end: int | None = None,
+    ) -> None:
         p = self._open.pop(key)
-        self.tool_call(p.name, start=p.start, end=end if p.start is not None else None, at=p.at,
-                       arguments=p.arguments, result=result, error=error, ok=ok, hint=p.hint,
-                       attributes=p.attributes, seq=p.seq, effect_seq=p.effect_seq)
+        self.tool_call(
+            p.name,
+            start=p.start,
+            end=end if p.start is not None else None,
+            at=p.at,
+            arguments=p.arguments,
+            result=result,
+            error=error,
+            ok=ok,
+            hint=p.hint,
+            attributes=p.attributes,
+            seq=p.seq,
+            effect_seq=p.effect_seq,
+        )
 
     def flush_tools(self) -> None:
         """Calls that never got a result: their result is unknown, so it stays absent."""
@@ -232,19 +329,40 @@ class Emitter:
 
     # --- call events ----------------------------------------------------------------------
 
-    def handoff(self, to: str | None, *, start: int | None = None, end: int | None = None,
-                at: int | None = None, seq: int | None = None,
-                attributes: dict[str, Any] | None = None) -> None:
+    def handoff(
+        self,
+        to: str | None,
+        *,
+        start: int | None = None,
+        end: int | None = None,
+        at: int | None = None,
+        seq: int | None = None,
+        attributes: dict[str, Any] | None = None,
+    ) -> None:
         self.span("handoff", start=start, end=end, at=at, seq=seq, attributes=attributes, to=to)
 
-    def dtmf(self, keys: str | None, *, by: str, at: int | None = None, start: int | None = None,
-             seq: int | None = None) -> None:
+    def dtmf(
+        self,
+        keys: str | None,
+        *,
+        by: str,
+        at: int | None = None,
+        start: int | None = None,
+        seq: int | None = None,
+    ) -> None:
         if keys:
-            self.span("dtmf", at=at if start is None else None, start=start, seq=seq,
-                      digits=keys, by=by)
+            self.span(
+                "dtmf", at=at if start is None else None, start=start, seq=seq, digits=keys, by=by
+            )
 
-    def termination(self, reason: str | None, by: str | None, *, at: int | None,
-                    attributes: dict[str, Any] | None = None) -> None:
+    def termination(
+        self,
+        reason: str | None,
+        by: str | None,
+        *,
+        at: int | None,
+        attributes: dict[str, Any] | None = None,
+    ) -> None:
         self.span("termination", at=at, attributes=attributes, reason=reason, by=by)
 
     def speech(self, role: str, *, start: int | None, end: int | None, text: str | None) -> None:
@@ -254,14 +372,33 @@ class Emitter:
             self.span(f"{who}_audio_active", start=start, end=end, extra=self.text_fields(text))
         self.said(who, text, start=start, end=end)
 
-    def said(self, role: str, text: str | None, *, start: int | None,
-             end: int | None = None) -> None:
-        """A transcript turn (kept only when a transcript was asked for)."""
-        if self.opts.want_transcript and text and text.strip():
-            self.turns.append(Turn(start, end, self._turn_seq, normalize_role(role), text))
+    def said(
+        self,
+        role: str,
+        text: str | None,
+        *,
+        start: int | None,
+        end: int | None = None,
+        fallback: bool = False,
+    ) -> None:
+        """A transcript turn. `fallback`: a second place the source keeps the same words (used
+        only when the role has no turn from the primary place, never both)."""
+        if text and text.strip():
+            self.turns.append(
+                Turn(start, end, self._turn_seq, normalize_role(role), text, fallback)
+            )
             self._turn_seq += 1
 
     def ordered_turns(self) -> list[Turn]:
+        primary = {t.role for t in self.turns if not t.fallback}
+        kept = [t for t in self.turns if not t.fallback or t.role not in primary]
         far = 1 << 63
-        return sorted(self.turns, key=lambda t: (t.start_ns if t.start_ns is not None else far,
-                                                 t.seq))
+        return sorted(kept, key=lambda t: (t.start_ns if t.start_ns is not None else far, t.seq))
+
+    def empty(self) -> bool:
+        """A recognised export that yields no call evidence: no tool call, handoff, keypad
+        tone or HTTP exchange, and no spoken turn."""
+        counts = self.col.counts
+        return not self.turns and not any(
+            counts.get(t) for t in ("tool_call", "handoff", "dtmf", "http_exchange")
+        )

@@ -8,6 +8,7 @@ from hotato.evidence.formats import BY_NAME
 from hotato.evidence.ingest._emit import Emitter, Options
 from hotato.evidence.ingest.detect import Sniffed, classify, normalize, resolve, sniff
 from hotato.model.errors import InputError
+from hotato.model.evidence import Turn
 
 SCHEMA = "hotato.voice_trace.v1"
 CREATED_BY = "hotato trace ingest"
@@ -56,13 +57,41 @@ def meta(em: Emitter) -> dict[str, object]:
     }
 
 
+def empty_reason(em: Emitter) -> str | None:
+    """Why a recognised export counts as empty (it yielded no call evidence), naming where it
+    was looked for; None when it yielded some. A native trace is what it is: never empty here."""
+    if em.source_format in ("hotato.voice_trace.v1", "otel-jsonl-bridge") or not em.empty():
+        return None
+    where = ", ".join(f"`{p}`" for p in em.looked_in) or (
+        f"{em.input_count} span(s), none a tool call, turn, handoff, keypad tone or HTTP exchange"
+    )
+    return (
+        f"the {em.source_format} export holds no tool call and no spoken turn (looked in {where})"
+    )
+
+
+def spoken_turns(em: Emitter) -> list[Turn]:
+    """The turns the source carries, in time order, times in seconds from the call's start."""
+    return [
+        Turn(
+            index=i,
+            role=t.role,
+            text=t.text,
+            start=em.col.seconds(t.start_ns) if t.start_ns is not None else None,
+            end=em.col.seconds(t.end_ns) if t.end_ns is not None else None,
+        )
+        for i, t in enumerate(em.ordered_turns())
+    ]
+
+
 def transcript(em: Emitter) -> list[dict[str, object]]:
+    """The turns as transcript JSON (`--transcript-out`)."""
     turns = []
-    for t in em.ordered_turns():
+    for t in spoken_turns(em):
         turn: dict[str, object] = {"role": t.role, "text": t.text}
-        if t.start_ns is not None:
-            turn["start"] = em.col.seconds(t.start_ns)
-        if t.end_ns is not None:
-            turn["end"] = em.col.seconds(t.end_ns)
+        if t.start is not None:
+            turn["start"] = t.start
+        if t.end is not None:
+            turn["end"] = t.end
         turns.append(turn)
     return turns

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 from datetime import datetime
@@ -13,12 +14,31 @@ import msgspec
 _decode_any = msgspec.json.Decoder().decode
 
 # Keys that identify a call, an account or a person: dropped unless --include-identifiers.
-IDENTIFIER_KEYS = frozenset({
-    "call_id", "callId", "agent_id", "agentId", "assistant_id", "assistantId", "session_id",
-    "sessionId", "room", "room_id", "room_name", "job_id", "trace_id", "span_id",
-    "parent_span_id", "tool_call_id", "conversation_id", "participant_identity", "phone_number",
-    "from_number", "to_number",
-})
+IDENTIFIER_KEYS = frozenset(
+    {
+        "call_id",
+        "callId",
+        "agent_id",
+        "agentId",
+        "assistant_id",
+        "assistantId",
+        "session_id",
+        "sessionId",
+        "room",
+        "room_id",
+        "room_name",
+        "job_id",
+        "trace_id",
+        "span_id",
+        "parent_span_id",
+        "tool_call_id",
+        "conversation_id",
+        "participant_identity",
+        "phone_number",
+        "from_number",
+        "to_number",
+    }
+)
 # Keys that carry spoken or generated text: dropped unless --include-text.
 TEXT_KEYS = frozenset({"text", "transcript", "utterance"})
 
@@ -27,8 +47,10 @@ def jsonish(value: Any) -> Any:
     """A payload recorded as a JSON string is read as JSON; any other string stays a string."""
     if isinstance(value, str):
         stripped = value.strip()
-        if stripped[:1] in ("{", "[", '"') or stripped in ("true", "false", "null") or _NUM.match(
-            stripped
+        if (
+            stripped[:1] in ("{", "[", '"')
+            or stripped in ("true", "false", "null")
+            or _NUM.match(stripped)
         ):
             try:
                 return _decode_any(stripped)
@@ -38,6 +60,39 @@ def jsonish(value: Any) -> Any:
 
 
 _NUM = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+_REPR_LIMIT = 1 << 20
+
+
+def python_literal(value: Any) -> Any:
+    """A payload a Python stack stored as `str(obj)` (LiveKit writes a tool's dict result as its
+    repr, `{'status': 'shipped'}`): read back when it is a plain literal (dict, list, tuple,
+    string, number, bool, None); anything else, such as `<Billing object at 0x..>`, stays the
+    string it was. JSON is tried first, so a JSON payload reads the same as before."""
+    decoded = jsonish(value)
+    if not isinstance(decoded, str) or len(decoded) > _REPR_LIMIT:
+        return decoded
+    stripped = decoded.strip()
+    if stripped[:1] not in ("{", "[", "("):
+        return decoded
+    try:
+        literal = ast.literal_eval(stripped)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return decoded
+    return _jsonable(literal) if isinstance(literal, dict | list | tuple) else decoded
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, complex | float) and not (
+        isinstance(value, float) and math.isfinite(value)
+    ):
+        return str(value)
+    return value
 
 
 def seconds_to_ns(value: float | None) -> int | None:
@@ -85,8 +140,23 @@ _PARTY_OVERRIDES = {
 }
 _CALLER = frozenset({"customer", "user", "caller", "participant", "client", "human", "callee"})
 _AGENT = frozenset({"assistant", "agent", "bot", "ai"})
-_SYSTEM = frozenset({"error", "errors", "failed", "failure", "fault", "timeout", "timed",
-                     "exceeded", "invalid", "found", "unavailable", "crash", "crashed"})
+_SYSTEM = frozenset(
+    {
+        "error",
+        "errors",
+        "failed",
+        "failure",
+        "fault",
+        "timeout",
+        "timed",
+        "exceeded",
+        "invalid",
+        "found",
+        "unavailable",
+        "crash",
+        "crashed",
+    }
+)
 _WORDS = re.compile(r"[a-z]+")
 
 
@@ -114,10 +184,33 @@ def party(reason: str | None) -> str | None:
 # --- built-in tools that are also call events ---------------------------------------------------
 
 _TRANSFER_PREFIXES = ("transfer", "handoff", "hand_off", "forward_call", "warm_transfer")
-_DTMF_NAMES = frozenset({"dtmf", "send_dtmf", "press_digit", "press_digits", "dial_keypad",
-                         "send_keypad", "keypad", "send_dtmf_events", "play_dtmf"})
-_DEST_KEYS = ("destination", "to", "target", "number", "phoneNumber", "phone_number",
-              "transfer_to", "agent", "assistantName", "assistant", "sipUri", "name")
+_DTMF_NAMES = frozenset(
+    {
+        "dtmf",
+        "send_dtmf",
+        "press_digit",
+        "press_digits",
+        "dial_keypad",
+        "send_keypad",
+        "keypad",
+        "send_dtmf_events",
+        "play_dtmf",
+    }
+)
+_DEST_KEYS = (
+    "destination",
+    "to",
+    "target",
+    "number",
+    "phoneNumber",
+    "phone_number",
+    "transfer_to",
+    "agent",
+    "assistantName",
+    "assistant",
+    "sipUri",
+    "name",
+)
 _DIGIT_KEYS = ("keys", "digits", "digit", "dtmf", "tones", "sequence")
 
 

@@ -1,0 +1,40 @@
+"""Regenerate the vendor fixtures in tests/ingest/data/vendors/ by running the vendors' own code.
+
+    pip install -e '.[fixtures]'          # livekit-agents 1.8.x, pipecat-ai 1.14.x
+    python scripts/make_vendor_fixtures.py [livekit] [pipecat]
+
+Each stack runs one scripted call in process with fakes written here for its LLM, STT and TTS
+(no network, no keys) and its real telemetry: the OpenTelemetry SDK exporting what the stack's
+own tracing records. The files are committed, so the test suite does not need these packages.
+Vapi and Retell have no runnable agent; their fixtures are checked against the vendors' SDK
+types by tests/ingest/test_vendor_types.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "ingest" / "data" / "vendors"
+
+
+def main(argv: list[str]) -> int:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    wanted = argv or ["livekit", "pipecat"]
+    OUT.mkdir(parents=True, exist_ok=True)
+    for stack in wanted:
+        if stack == "livekit":
+            from vendor_fixtures import livekit_call as module
+        elif stack == "pipecat":
+            from vendor_fixtures import pipecat_call as module  # type: ignore[no-redef]
+        else:
+            print(f"unknown stack {stack!r}: expected livekit or pipecat", file=sys.stderr)
+            return 2
+        for path in module.generate(OUT):
+            print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
