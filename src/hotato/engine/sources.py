@@ -11,7 +11,7 @@ from hotato._io import digest_file
 from hotato.engine.evaluate import Sources
 from hotato.evidence.transcript import load_transcript
 from hotato.model.errors import InputError
-from hotato.model.evidence import CallEvidence, Trace
+from hotato.model.evidence import CallEvidence, Trace, Transcript
 from hotato.model.state import StateSource
 
 
@@ -82,16 +82,29 @@ def open_sources(
     are the transcript. An export that held no call evidence is not supplied, with its cause
     in `gaps`, so checks that read it are INCONCLUSIVE rather than graded against nothing."""
     call = open_call(trace, trace_format, trace_sha256) if trace is not None else None
-    sources = Sources(
-        trace=call.trace if call is not None and call.empty is None else None,
-        transcript=load_transcript(transcript)
-        if transcript is not None
-        else (call.transcript if call is not None else None),
-        state=_open_state(state, state_before) if state is not None else None,
+    return call_sources(
+        call,
+        load_transcript(transcript) if transcript is not None else None,
+        _open_state(state, state_before) if state is not None else None,
     )
-    if call is not None and call.empty is not None:
-        sources.gaps["trace"] = call.empty
-        sources.gaps.setdefault("transcript", call.empty)
+
+
+def call_sources(
+    call: CallEvidence | None, transcript: Transcript | None, state: StateSource | None
+) -> Sources:
+    """The one rule for what a trace file supplies. A stack's export is all the evidence it
+    holds: without `transcript`, the turns it carries are the transcript. An export that held
+    no call evidence is not supplied, with its cause in `gaps`, so checks that read it are
+    INCONCLUSIVE rather than graded against nothing."""
+    empty = call.empty if call is not None else None
+    sources = Sources(
+        trace=call.trace if call is not None and empty is None else None,
+        transcript=transcript if transcript is not None else (call.transcript if call else None),
+        state=state,
+    )
+    if empty is not None:
+        sources.gaps["trace"] = empty
+        sources.gaps["transcript"] = empty
     return sources
 
 

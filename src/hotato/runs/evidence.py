@@ -6,8 +6,9 @@ import os
 from typing import Any
 
 from hotato.engine.evaluate import Sources
+from hotato.engine.sources import call_sources
 from hotato.model.errors import InputError
-from hotato.model.evidence import Trace, Transcript
+from hotato.model.evidence import CallEvidence, Trace, Transcript
 from hotato.model.state import StateReader, StateSource
 
 PathLike = str | os.PathLike[str]
@@ -20,14 +21,16 @@ def is_reader(value: Any) -> bool:
     return callable(getattr(value, "query", None))
 
 
-def trace_of(
+def call_of(
     trace: TraceInput | None, trace_format: str, verified: str | None = None
-) -> Trace | None:
+) -> CallEvidence | None:
+    """What a trace file holds (a stack's export also carries its transcript); a loaded Trace
+    is taken as it is."""
     if trace is None or isinstance(trace, Trace):
-        return trace
-    from hotato.engine.sources import open_trace
+        return CallEvidence(trace) if trace is not None else None
+    from hotato.engine.sources import open_call
 
-    return open_trace(os.fspath(trace), trace_format, verified)
+    return open_call(os.fspath(trace), trace_format, verified)
 
 
 def transcript_of(transcript: TranscriptInput | None) -> Transcript | None:
@@ -78,8 +81,8 @@ def sources_of(
     trace_sha256: str | None = None,
 ) -> Sources:
     """The Sources of one call from paths or loaded objects (None: not supplied)."""
-    return Sources(
-        trace=trace_of(trace, trace_format, trace_sha256),
-        transcript=transcript_of(transcript),
-        state=state_source(state, state_before),
+    return call_sources(
+        call_of(trace, trace_format, trace_sha256),
+        transcript_of(transcript),
+        state_source(state, state_before),
     )

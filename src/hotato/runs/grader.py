@@ -16,9 +16,9 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from hotato.engine.evaluate import Sources
 from hotato.engine.loader import AssertionSet, load_assertions
 from hotato.engine.run import run
+from hotato.engine.sources import call_sources
 from hotato.model.errors import InputError
 from hotato.model.evidence import Trace
 from hotato.model.state import StateReader, StateSource
@@ -26,10 +26,10 @@ from hotato.runs.evidence import (
     PathLike,
     TraceInput,
     TranscriptInput,
+    call_of,
     is_reader,
     path_of,
     state_source,
-    trace_of,
     transcript_of,
 )
 from hotato.runs.result import AssertionsResult
@@ -93,10 +93,10 @@ class Grader:
         else:
             trace_path = path_of(trace, "trace")
         auth = authenticate(trace_path, self.trace_keys, self.require_signed_trace)
-        sources = Sources(
-            trace=trace_of(trace, self.trace_format, verified_digest(auth)),
-            transcript=transcript_of(transcript),
-            state=state_source(state, self._state_before) if state is not None else self._source(),
+        sources = call_sources(
+            call_of(trace, self.trace_format, verified_digest(auth)),
+            transcript_of(transcript),
+            state_source(state, self._state_before) if state is not None else self._source(),
         )
         aset = assertions if assertions is not None else self.assertions
         return AssertionsResult(run(aset, sources, self.inconclusive_policy), auth)
