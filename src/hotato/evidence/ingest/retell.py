@@ -1,11 +1,14 @@
-"""Retell: a call object (GET /v2/get-call/{call_id}) or a `call_ended` / `call_analyzed` webhook.
+"""Retell: a call object (GET /v2/get-call/{call_id}) or a webhook that carries it (`call_ended`,
+`call_analyzed`, `transcript_updated`, `transfer_*`). Without `transcript_with_tool_calls`, the
+PII-scrubbed `scrubbed_transcript_with_tool_calls` is read: its tool arguments and results may
+have lost values, so they stay unknown (INCONCLUSIVE), never a scrubbed stand-in.
 
 `transcript_with_tool_calls` is the call in order: `agent` / `user` utterances (with `words[]`
 timed in seconds from the call's start), `tool_call_invocation` (`tool_call_id`, `name`,
 `arguments` as a JSON string, sometimes `type` such as `transfer_call`), `tool_call_result`
 (`tool_call_id`, `content`, `successful`), `dtmf` (one `digit` the caller pressed) and
-`node_transition` (`former_node_name`, `new_node_name`). Tool items carry no time of their own:
-they are placed at the end of the last timed utterance, as `time_sec`, and get no latency.
+`node_transition` (`former_node_name`, `new_node_name`). An item's own `time_sec` is its time;
+tool items without one are placed at the end of the last timed utterance and get no latency.
 `disconnection_reason` (user_hangup, agent_hangup, call_transfer, inactivity, ...) is the
 termination; `transfer_destination` names where a transferred call went.
 """
@@ -19,7 +22,27 @@ from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._values import jsonish, party, seconds_to_ns
 from hotato.evidence.ingest.detect import Sniffed, document
 
-_WEBHOOK_EVENTS = frozenset({"call_started", "call_ended", "call_analyzed"})
+# Webhooks that carry the whole call object under `call`.
+_WEBHOOK_EVENTS = frozenset(
+    {
+        "call_started",
+        "call_ended",
+        "call_analyzed",
+        "transcript_updated",
+        "transfer_started",
+        "transfer_bridged",
+        "transfer_cancelled",
+        "transfer_ended",
+    }
+)
+# Where the call's items are, best first. The scrubbed list (PII removed) is read only when the
+# full one is absent; its tool arguments and results may have lost values, so they stay unknown.
+_TRANSCRIPTS = (
+    "transcript_with_tool_calls",
+    "scrubbed_transcript_with_tool_calls",
+    "transcript_object",
+)
+_SCRUBBED = "scrubbed_transcript_with_tool_calls"
 
 
 def _call(doc: Any) -> tuple[dict[str, Any], str] | None:
@@ -67,9 +90,11 @@ def read_document(doc: Any, name: str, em: Emitter) -> None:
     em.identify(call.get("call_id"), call.get("agent_id"))
     target = call.get("transfer_destination")
     em.transfer_to = target if isinstance(target, str) and target else None
-    key = "transcript_with_tool_calls"
-    if key not in call:
-        key = "transcript_object"
+    key = next((k for k in _TRANSCRIPTS if call.get(k) is not None), _TRANSCRIPTS[0])
+    em.looked_in.extend(f"{base}.{k}" for k in _TRANSCRIPTS)
+    scrubbed = key == _SCRUBBED
+    if scrubbed:
+        em.source_format = "retell-call-scrubbed"
     items = w.items(call.get(key), f"{base}.{key}")
     em.input_count = len(items)
     cursor = 0
@@ -83,6 +108,9 @@ def read_document(doc: Any, name: str, em: Emitter) -> None:
                 w.bad(path, "expected an object, got null")
             continue
         role = w.text(obj.get("role"), f"{path}.role") or ""
+        stamped = seconds_to_ns(w.number(obj.get("time_sec"), f"{path}.time_sec"))
+        if stamped is not None and role not in ("agent", "user", "transfer_target"):
+            cursor = stamped  # an item's own time, when Retell gives one
         if role != "dtmf" and keys:
             em.dtmf("".join(keys), by="caller", at=keys_at)
             keys = []
@@ -99,6 +127,8 @@ def read_document(doc: Any, name: str, em: Emitter) -> None:
         elif role == "tool_call_invocation":
             call_key = w.text(obj.get("tool_call_id"), f"{path}.tool_call_id") or f"#{path}"
             args = w.text(obj.get("arguments"), f"{path}.arguments")
+            if scrubbed:
+                args = None  # values may have been scrubbed: unknown, not what was passed
             em.open_tool(
                 call_key,
                 w.text(obj.get("name"), f"{path}.name"),
@@ -111,8 +141,8 @@ def read_document(doc: Any, name: str, em: Emitter) -> None:
             call_key = w.text(obj.get("tool_call_id"), f"{path}.tool_call_id") or ""
             ok = w.flag(obj.get("successful"), f"{path}.successful")
             content = obj.get("content")
-            result = ABSENT if ok is False or "content" not in obj else jsonish(content)
-            error = (content or True) if ok is False else None
+            result = ABSENT if ok is False or "content" not in obj or scrubbed else jsonish(content)
+            error = ((content if not scrubbed else None) or True) if ok is False else None
             if not em.close_tool(call_key, result=result, error=error, ok=ok):
                 em.tool_call(
                     None,
@@ -165,8 +195,8 @@ def _ending(w: Walk, em: Emitter, call: dict[str, Any], base: str, cursor: int) 
     duration = w.number(call.get("duration_ms"), f"{base}.duration_ms")
     started = w.number(call.get("start_timestamp"), f"{base}.start_timestamp")
     ended = w.number(call.get("end_timestamp"), f"{base}.end_timestamp")
-    if duration is None and started is not None and ended is not None and ended >= started:
-        duration = ended - started
+    if started is not None and ended is not None and ended >= started:
+        duration = ended - started  # the absolute clock (epoch ms) first
     at = round(duration * 1_000_000) if duration is not None else cursor
     target = w.text(call.get("transfer_destination"), f"{base}.transfer_destination")
     if target and not em.col.counts.get("handoff"):

@@ -11,6 +11,7 @@ call to `destination`; the `dtmf` tool presses `keys`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from hotato.evidence.ingest._doc import Walk
@@ -18,7 +19,29 @@ from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._values import destination, iso_to_ns, jsonish, party, seconds_to_ns
 from hotato.evidence.ingest.detect import Sniffed, document
 
-_REPORT_TYPES = frozenset({"end-of-call-report", "status-update", "transcript"})
+# Server messages that carry the call (`artifact`, and some `messages` of their own).
+_CALL_MESSAGES = frozenset(
+    {
+        "end-of-call-report",
+        "status-update",
+        "conversation-update",
+        "tool-calls",
+        "transfer-update",
+        "hang",
+        "transcript",
+        "speech-update",
+        "user-interrupted",
+        "model-output",
+    }
+)
+# What Vapi writes as a tool's result when the tool returned nothing: the result is unknown.
+NO_RESULT = frozenset({"No result returned."})
+_MS = 1_000_000  # Vapi's `time` / `endTime` / `timestamp` are epoch milliseconds
+
+
+def _kind(obj: dict[str, Any]) -> str | None:
+    kind = obj.get("type")
+    return kind if isinstance(kind, str) else None
 
 
 def _report(doc: Any) -> tuple[dict[str, Any], str] | None:
@@ -26,13 +49,11 @@ def _report(doc: Any) -> tuple[dict[str, Any], str] | None:
         return None
     message = doc.get("message")
     if isinstance(message, dict) and (
-        message.get("type") == "end-of-call-report"
-        or "artifact" in message
-        or "endedReason" in message
+        _kind(message) in _CALL_MESSAGES or "artifact" in message or "endedReason" in message
     ):
         return message, "$.message"
     if (
-        doc.get("type") == "end-of-call-report"
+        _kind(doc) in _CALL_MESSAGES
         or "endedReason" in doc
         or (isinstance(doc.get("artifact"), dict) and "messages" in doc["artifact"])
     ):
@@ -52,25 +73,40 @@ def read(sn: Sniffed, em: Emitter) -> None:
     read_document(document(sn, "vapi"), sn.path, em)
 
 
+@dataclass
+class _Clock:
+    """Vapi's absolute clock (`time`, epoch ms) when messages carry it; `secondsFromStart` only
+    as a fallback: in a squad it restarts with each assistant."""
+
+    absolute: bool
+    base_ns: int | None  # the call's start, epoch ns (absolute) or 0 (relative)
+
+    def at(self, w: Walk, obj: dict[str, Any], path: str) -> int | None:
+        if self.absolute:
+            t = w.number(obj.get("time"), f"{path}.time")
+            if t is not None:
+                return round(t * _MS)
+        sfs = w.number(obj.get("secondsFromStart"), f"{path}.secondsFromStart")
+        if sfs is None or self.base_ns is None:
+            return None
+        return self.base_ns + (seconds_to_ns(sfs) or 0)
+
+
 def read_document(doc: Any, name: str, em: Emitter) -> None:
     w = Walk(name)
     found = _report(doc)
     if found is None:
         w.bad(
             "$",
-            "not a Vapi end-of-call report: expected `message.type: end-of-call-report`, "
-            "or a call object with `artifact` and `endedReason`",
+            "not a Vapi server message or call: expected `message.type` (such as "
+            "end-of-call-report), or a call object with `artifact` and `endedReason`",
         )
         w.done()
         return
     report, base = found
-    em.source_format = (
-        "vapi-end-of-call-report"
-        if base == "$.message" or report.get("type") == "end-of-call-report"
-        else "vapi-call"
-    )
+    kind = _kind(report)
+    em.source_format = f"vapi-{kind}" if kind in _CALL_MESSAGES else "vapi-call"
     em.deployment.stack = "vapi"
-    em.col.base_ns = 0  # secondsFromStart is already relative to the call's start
     call = w.obj(report.get("call"), f"{base}.call") or {}
     assistant = w.obj(report.get("assistant"), f"{base}.assistant") or {}
     em.identify(
@@ -78,22 +114,36 @@ def read_document(doc: Any, name: str, em: Emitter) -> None:
         call.get("assistantId") or report.get("assistantId") or assistant.get("id"),
     )
     artifact = w.obj(report.get("artifact"), f"{base}.artifact") or {}
-    if "messages" in artifact:
-        messages = w.items(artifact.get("messages"), f"{base}.artifact.messages")
-        mpath = f"{base}.artifact.messages"
-    else:
-        messages = w.items(report.get("messages"), f"{base}.messages")
-        mpath = f"{base}.messages"
+    messages, mpath = _messages(w, em, report, artifact, base)
     em.input_count = len(messages)
-    last_ns = 0
+    started = iso_to_ns(report.get("startedAt") or call.get("startedAt"))
+    absolute = any(
+        isinstance(m, dict)
+        and isinstance(m.get("time"), int | float)
+        and not isinstance(m.get("time"), bool)
+        for m in messages
+    )
+    clock = _Clock(absolute, started if absolute else 0)
+    if clock.base_ns is not None:
+        em.col.base_ns = clock.base_ns
+    last_ns = clock.base_ns or 0
     for i, message in enumerate(messages):
-        end = _message(w, em, message, f"{mpath}[{i}]")
+        end = _message(w, em, clock, message, f"{mpath}[{i}]")
         if end is not None:
             last_ns = max(last_ns, end)
+    if kind == "tool-calls":
+        seen = {
+            c["id"]
+            for m in messages
+            if isinstance(m, dict) and isinstance(m.get("toolCalls"), list)
+            for c in m["toolCalls"]
+            if isinstance(c, dict) and isinstance(c.get("id"), str)
+        }
+        _pending_calls(w, em, report, base, seen)
     em.flush_tools()
     reason = w.text(report.get("endedReason", call.get("endedReason")), f"{base}.endedReason")
     if reason:
-        at = _duration_ns(w, report, call, base)
+        at = _ended_ns(w, report, call, base, clock)
         em.termination(reason, party(reason), at=at if at is not None else last_ns)
         dest = report.get("destination") or call.get("destination")
         if reason == "assistant-forwarded-call" and dest and not em.col.counts.get("handoff"):
@@ -104,35 +154,56 @@ def read_document(doc: Any, name: str, em: Emitter) -> None:
     w.done()
 
 
-def _duration_ns(w: Walk, report: dict[str, Any], call: dict[str, Any], base: str) -> int | None:
+def _messages(
+    w: Walk, em: Emitter, report: dict[str, Any], artifact: dict[str, Any], base: str
+) -> tuple[list[Any], str]:
+    """`artifact.messages`, or the message's own `messages` when the artifact's are empty (a
+    squad's report, a status-update)."""
+    paths = [
+        (artifact.get("messages"), f"{base}.artifact.messages"),
+        (report.get("messages"), f"{base}.messages"),
+    ]
+    for value, path in paths:
+        em.looked_in.append(path)
+        items = w.items(value, path)
+        if items:
+            return items, path
+    return [], paths[0][1]
+
+
+def _ended_ns(
+    w: Walk, report: dict[str, Any], call: dict[str, Any], base: str, clock: _Clock
+) -> int | None:
+    ended = iso_to_ns(report.get("endedAt") or call.get("endedAt"))
+    if clock.absolute:
+        return ended
     seconds = w.number(report.get("durationSeconds"), f"{base}.durationSeconds")
     if seconds is not None:
         return seconds_to_ns(seconds)
     started = iso_to_ns(report.get("startedAt") or call.get("startedAt"))
-    ended = iso_to_ns(report.get("endedAt") or call.get("endedAt"))
     if started is not None and ended is not None and ended >= started:
         return ended - started
     return None
 
 
-def _message(w: Walk, em: Emitter, message: Any, path: str) -> int | None:
-    """One artifact message; returns when it ended (ns from the call's start), if known."""
+def _message(w: Walk, em: Emitter, clock: _Clock, message: Any, path: str) -> int | None:
+    """One message of the call; returns when it ended (ns), if known."""
     obj = w.obj(message, path)
     if obj is None:
         if message is None:
             w.bad(path, "expected an object, got null")
         return None
     role = w.text(obj.get("role"), f"{path}.role") or ""
-    start = seconds_to_ns(w.number(obj.get("secondsFromStart"), f"{path}.secondsFromStart"))
+    start = clock.at(w, obj, path)
     if role in ("user", "bot", "assistant"):
         said = w.text(obj.get("message", obj.get("content")), f"{path}.message")
         end = None
-        duration = w.number(obj.get("duration"), f"{path}.duration")
+        duration = w.number(obj.get("duration"), f"{path}.duration")  # seconds
         t0, t1 = (w.number(obj.get(k), f"{path}.{k}") for k in ("time", "endTime"))
-        if start is not None and duration is not None:
-            end = start + round(duration * 1_000_000)
-        elif start is not None and t0 is not None and t1 is not None and t1 >= t0:
-            end = start + round((t1 - t0) * 1_000_000)
+        if start is not None and t0 is not None and t1 is not None and t1 >= t0:
+            end = start + round((t1 - t0) * _MS)
+        elif start is not None and duration is not None:
+            end = start + (seconds_to_ns(duration) or 0)
         em.speech("caller" if role == "user" else "agent", start=start, end=end, text=said)
         return end if end is not None else start
     if role == "tool_calls":
@@ -143,7 +214,9 @@ def _message(w: Walk, em: Emitter, message: Any, path: str) -> int | None:
         key = w.text(obj.get("toolCallId"), f"{path}.toolCallId") or f"#{path}"
         name = w.text(obj.get("name"), f"{path}.name")
         error = obj.get("error")
-        result = ABSENT if error or "result" not in obj else jsonish(obj.get("result"))
+        raw = obj.get("result", ABSENT)
+        unknown = raw is ABSENT or (isinstance(raw, str) and raw.strip() in NO_RESULT)
+        result = ABSENT if error or unknown else jsonish(raw)
         if not em.close_tool(
             key,
             result=result,
@@ -161,6 +234,20 @@ def _message(w: Walk, em: Emitter, message: Any, path: str) -> int | None:
             )
         return start
     return start
+
+
+def _pending_calls(w: Walk, em: Emitter, report: dict[str, Any], base: str, seen: set[str]) -> None:
+    """A mid-call `tool-calls` message: the calls Vapi asks your server to run now (no result
+    yet, so none is written)."""
+    at = w.number(report.get("timestamp"), f"{base}.timestamp")
+    for j, call in enumerate(w.items(report.get("toolCallList"), f"{base}.toolCallList")):
+        obj = w.obj(call, f"{base}.toolCallList[{j}]")
+        key = obj.get("id") if obj is not None else None
+        if isinstance(key, str) and key in seen:
+            continue  # the artifact already holds it
+        _tool_call(
+            w, em, call, f"{base}.toolCallList[{j}]", round(at * _MS) if at is not None else None
+        )
 
 
 def _tool_call(w: Walk, em: Emitter, call: Any, path: str, start: int | None) -> None:
