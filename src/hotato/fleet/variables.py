@@ -80,29 +80,43 @@ def _as_text(value: Any) -> str:
     return msgspec.json.encode(value).decode()
 
 
-def bind(aset: AssertionSet, used: list[str], values: dict[str, Any]) -> AssertionSet:
-    """The assertions with this call's values in place of its references. A column this call
-    leaves empty is refused for this call."""
-    if not used:
-        return aset
-    empty = [name for name in used if values.get(name) is None]
-    if empty:
-        raise InputError.one(
-            "the call has no value for "
-            + ", ".join(f"${{call.{name}}}" for name in empty)
-            + " used by the assertions"
-        )
-    specs: list[Spec] = []
-    for spec in aset.specs:
-        doc = msgspec.to_builtins(spec)
-        bound = _substitute(doc, values)
-        if bound == doc:
-            specs.append(spec)
-            continue
-        try:
-            specs.append(msgspec.convert(bound, type(spec)))
-        except msgspec.ValidationError as exc:
+class Binder:
+    """Binds one call's values into the assertions. Built once per job: only the assertions
+    holding a reference are re-decoded per call; the rest are shared as they are."""
+
+    def __init__(self, aset: AssertionSet, used: list[str]) -> None:
+        self.aset = aset
+        self.used = used
+        self._templates: dict[int, Any] = {}
+        if used:
+            for i, spec in enumerate(aset.specs):
+                doc = msgspec.to_builtins(spec)
+                if _strings_with_references(doc):
+                    self._templates[i] = doc
+
+    def bind(self, values: dict[str, Any]) -> AssertionSet:
+        """The assertions with this call's values in place of its references. A column this
+        call leaves empty is refused for this call."""
+        if not self._templates:
+            return self.aset
+        empty = [name for name in self.used if values.get(name) is None]
+        if empty:
             raise InputError.one(
-                f"assertion {spec.id!r} with this call's values is invalid: {exc}"
-            ) from None
-    return replace(aset, specs=specs)
+                "the call has no value for "
+                + ", ".join(f"${{call.{name}}}" for name in empty)
+                + " used by the assertions"
+            )
+        specs: list[Spec] = list(self.aset.specs)
+        for i, doc in self._templates.items():
+            spec = specs[i]
+            try:
+                specs[i] = msgspec.convert(_substitute(doc, values), type(spec))
+            except msgspec.ValidationError as exc:
+                raise InputError.one(
+                    f"assertion {spec.id!r} with this call's values is invalid: {exc}"
+                ) from None
+        return replace(self.aset, specs=specs)
+
+
+def _strings_with_references(doc: Any) -> bool:
+    return any(REFERENCE.search(text) for _, text in _strings(doc, "$"))

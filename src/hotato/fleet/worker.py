@@ -22,6 +22,7 @@ from hotato.model.errors import InputError
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from hotato.fleet.variables import Binder
     from hotato.runs.grader import Grader
 
 
@@ -90,32 +91,33 @@ def assertions_digest(aset: AssertionSet) -> str:
     ).hexdigest()
 
 
-_GRADERS: dict[Job, Grader] = {}  # one per job for the worker's life: its state stays open
+# One per job for the worker's life: its state connection stays open between batches.
+_GRADERS: dict[Job, tuple[Grader, Binder]] = {}
 
 
-def _grader(job: Job) -> Grader:
+def _grader(job: Job) -> tuple[Grader, Binder]:
     if job not in _GRADERS:
+        from hotato.fleet.variables import Binder
         from hotato.runs.grader import Grader
 
-        _GRADERS[job] = Grader(
-            decode_job(job),
-            state=job.state,
-            state_before=job.state_before,
-            inconclusive_policy=job.policy,
+        aset = decode_job(job)
+        grader = Grader(
+            aset, state=job.state, state_before=job.state_before, inconclusive_policy=job.policy
         )
+        _GRADERS[job] = (grader, Binder(aset, list(job.used)))
     return _GRADERS[job]
 
 
 def grade_batch(batch: Batch) -> BatchOut:
     from hotato.fleet.store import call_schema, result_schema, table
 
-    grader = _grader(batch.job)
+    grader, binder = _grader(batch.job)
     results: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     counts = dict.fromkeys(("pass", "fail", "inconclusive", "refused", "graded", "resumed"), 0)
     with tempfile.TemporaryDirectory(prefix="hotato-fleet-") as scratch:
         for row in batch.calls:
-            call, rows = _grade_call(batch, grader, row, Path(scratch) / str(len(calls)))
+            call, rows = _grade_call(batch, grader, binder, row, Path(scratch) / str(len(calls)))
             if call is None:
                 counts["resumed"] += 1
                 continue
@@ -128,10 +130,9 @@ def grade_batch(batch: Batch) -> BatchOut:
 
 
 def _grade_call(
-    batch: Batch, grader: Grader, row: CallRow, scratch: Path
+    batch: Batch, grader: Grader, binder: Binder, row: CallRow, scratch: Path
 ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     from hotato.fleet.files import fetch
-    from hotato.fleet.variables import bind
 
     job = batch.job
     head: dict[str, Any] = {
@@ -156,7 +157,7 @@ def _grade_call(
             raise InputError.one(
                 "its inputs changed since this results folder graded it; grade into a new --out"
             )
-        bound = bind(grader.assertions, list(job.used), {c: row.column(c) for c in job.used})
+        bound = binder.bind({c: row.column(c) for c in job.used})
         outcome = grader.grade(
             trace=local["trace"], transcript=local["transcript"], assertions=bound
         ).outcome

@@ -1,0 +1,260 @@
+"""Fleet grading at night scale: end-to-end time, per-call overhead, Dask, summaries, memory.
+
+    .venv/bin/python bench/fleet_bench.py [--calls 10000] [--rows 10000000]
+
+1. N demo-sized calls (each its own trace and transcript files, 10 assertions, one a state read
+   of the demo's SQLite orders table through ${call.order_id}) graded by `fleet grade` on the
+   local process pool (the machine's cores), end to end: manifest, grading, Parquet writes.
+   Target: 10,000 calls under 60 s. The per-call overhead is the pool's CPU time per call
+   minus the Grader's own per-call time measured in one process.
+2. The same calls on a two-worker Dask LocalCluster. Target: within 1.5x of the local pool.
+3. `fleet summary` over a results folder of R synthetic rows (10 parts). Target: 10M under 2 s.
+4. Memory: the driver's peak RSS for N/5 and N calls at the same batch size. Target: the larger
+   fleet needs less than 1.5x the smaller's (bounded by the batch, not the fleet).
+
+Exit 0 when every target holds, 1 otherwise. Figures depend on the machine's load: the load
+average is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DEMO = Path(__file__).resolve().parent.parent / "src" / "hotato" / "demo"
+ASSERTIONS = """\
+version: 1
+assertions:
+  - {id: claimed, kind: phrase, regex: "refund .*(sent|issued)", role: agent}
+  - id: looked-up
+    kind: tool_call
+    name: lookup_order
+    args_subset: {order_id: "${call.order_id}"}
+  - {id: refund-ran, kind: tool_call, name: issue_refund}
+  - {id: refund-ok, kind: tool_result, name: issue_refund, result_subset: {status: refunded}}
+  - id: recorded
+    kind: state
+    resource: orders
+    filters: {order_id: "${call.order_id}"}
+    expect: {refund_status: refunded}
+  - {id: no-card, kind: pii, detectors: [card_luhn, ssn]}
+  - {id: lookup-fast, kind: latency, tool: lookup_order, max_ms: 2000}
+  - {id: ended, kind: termination}
+  - {id: apology-first, kind: order, before: sorry, after: refund, role: agent}
+  - {id: few-lookups, kind: count, tool: lookup_order, count: {max: 3}}
+"""
+
+
+def make_calls(root: Path, n: int) -> Path:
+    trace = (DEMO / "trace.jsonl").read_bytes()
+    transcript = (DEMO / "transcript.json").read_bytes()
+    lines = []
+    for i in range(n):
+        folder = root / "calls" / f"{i // 1000:03d}" / f"c{i:06d}"
+        folder.mkdir(parents=True)
+        (folder / "trace.jsonl").write_bytes(trace)
+        (folder / "transcript.json").write_bytes(transcript)
+        rel = folder.relative_to(root)
+        lines.append(
+            json.dumps(
+                {
+                    "call_id": f"c{i:06d}",
+                    "trace": f"{rel}/trace.jsonl",
+                    "transcript": f"{rel}/transcript.json",
+                    "agent": f"v{i % 3}",
+                    "started_at": f"2026-11-{1 + i % 28:02d}T03:00:00Z",
+                    "order_id": "A-3090" if i % 2 else "A-3091",
+                }
+            )
+        )
+    manifest = root / f"calls-{n}.jsonl"
+    manifest.write_text("\n".join(lines) + "\n")
+    (root / "assertions.yaml").write_text(ASSERTIONS)
+    return manifest
+
+
+def grade_cli(root: Path, manifest: Path, out: Path, *extra: str) -> tuple[float, int]:
+    """Wall seconds and the driver's peak RSS (KiB) of one `fleet grade` process."""
+    argv = [
+        sys.executable,
+        "-c",
+        (
+            "import resource, sys\n"
+            "from hotato.cli.main import main\n"
+            "try:\n    main(sys.argv[1:])\n"
+            "except SystemExit:\n"
+            "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+            "    print('RSS', peak, file=sys.stderr)\n"
+            "    raise\n"
+        ),
+        "fleet",
+        "grade",
+        str(manifest),
+        "--assertions",
+        str(root / "assertions.yaml"),
+        "--state",
+        str(DEMO / "orders.sqlite"),
+        "--out",
+        str(out),
+        "--quiet",
+        *extra,
+    ]
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"fleet grade failed ({done.returncode}): {done.stderr}")
+    rss = int(next(x.split()[1] for x in done.stderr.splitlines() if x.startswith("RSS")))
+    return wall, rss
+
+
+def grader_per_call(root: Path, calls: int = 300) -> float:
+    from hotato.fleet.variables import Binder
+    from hotato.fleet.worker import Job, decode_job
+    from hotato.runs.grader import Grader
+
+    text = (root / "assertions.yaml").read_text()
+    aset = decode_job(Job("", "assertions", "assertions.yaml", text))
+    grader = Grader(aset, state=str(DEMO / "orders.sqlite"))
+    binder = Binder(aset, ["order_id"])
+    trace, transcript = str(DEMO / "trace.jsonl"), str(DEMO / "transcript.json")
+    start = time.perf_counter()
+    for i in range(calls):
+        bound = binder.bind({"order_id": "A-3090" if i % 2 else "A-3091"})
+        grader.grade(trace=trace, transcript=transcript, assertions=bound)
+    return (time.perf_counter() - start) / calls
+
+
+def dask_cluster(root: Path, manifest: Path) -> float:
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
+    ) as cluster:
+        wall, _ = grade_cli(
+            root, manifest, root / "out-dask", "--scheduler", cluster.scheduler_address
+        )
+    return wall
+
+
+def synthetic_results(root: Path, rows: int, parts: int = 10) -> Path:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    from hotato.fleet.store import RunMeta, result_schema
+
+    out = root / "big"
+    (out / "results").mkdir(parents=True)
+    (out / "calls").mkdir()
+    (out / "fleet.json").write_text(
+        json.dumps(
+            {
+                "run_id": "bench",
+                "assertions": "a",
+                "assertions_digest": "d",
+                "calls": "c",
+                "total": rows // 10,
+            }
+        )
+    )
+    del RunMeta
+    per = rows // parts
+    idx = pa.array(range(per), pa.int64())
+    statuses = pa.array(["PASS", "FAIL", "INCONCLUSIVE", "PASS", "PASS"] * (per // 5 + 1))[:per]
+    for p in range(parts):
+        call = pc.binary_join_element_wise(f"p{p}-", pc.cast(pc.divide(idx, 10), pa.string()), "")
+        assertion = pc.binary_join_element_wise(
+            "a", pc.cast(pc.remainder(idx, 10), pa.string()), ""
+        )
+        n = len(idx)
+        table = pa.table(
+            {
+                "run_id": pa.array(["bench"] * n),
+                "call_id": call,
+                "input_digest": call,
+                "assertion_id": assertion,
+                "kind": pa.array(["tool_call"] * n),
+                "dimension": pa.array(["outcome"] * n),
+                "deterministic": pa.array([True] * n),
+                "status": statuses,
+                "reason": pa.array(["r"] * n),
+                "skipped": pa.array([False] * n),
+                "observed": pa.nulls(n, pa.string()),
+                "evidence": pa.nulls(n, pa.list_(pa.string())),
+                "agent": pc.binary_join_element_wise(
+                    "v", pc.cast(pc.remainder(idx, 3), pa.string()), ""
+                ),
+                "started_at": pa.nulls(n, pa.timestamp("us", tz="UTC")),
+                "variables": pa.nulls(n, pa.map_(pa.string(), pa.string())),
+            },
+            schema=result_schema(),
+        )
+        pq.write_table(table, out / "results" / f"part-{p:04d}.parquet", compression="zstd")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--calls", type=int, default=10_000)
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    args = parser.parse_args(argv)
+    cores = os.cpu_count() or 1
+    root = Path(tempfile.mkdtemp(prefix="hotato-fleet-bench-"))
+    ok = True
+    try:
+        manifest = make_calls(root, args.calls)
+        small = make_calls(root / "small", args.calls // 5)
+        per_call = grader_per_call(root)
+        wall, rss = grade_cli(root, manifest, root / "out-local")
+        overhead = wall * cores / args.calls - per_call
+        print(f"load average {os.getloadavg()[0]:.2f} on {cores} CPU(s)")
+        print(f"Grader alone: {per_call * 1000:.2f} ms per call (10 assertions, SQLite state)")
+        print(
+            f"local pool ({cores} workers): {args.calls} calls in {wall:.1f} s "
+            f"({args.calls / wall:.0f} calls/s); overhead beyond grading "
+            f"{overhead * 1000:.2f} ms per call   [target: < 60 s for 10,000; < 3 ms]"
+        )
+        ok &= wall < 60 * args.calls / 10_000 and overhead < 0.003
+        dask_wall = dask_cluster(root, manifest)
+        ratio = dask_wall / wall
+        print(
+            f"Dask LocalCluster (2 workers): {dask_wall:.1f} s, {ratio:.2f}x the local pool"
+            "   [target: <= 1.5x]"
+        )
+        ok &= ratio <= 1.5
+        _, small_rss = grade_cli(root / "small", small, root / "small" / "out")
+        print(
+            f"driver peak RSS: {small_rss / 1024:.0f} MiB for {args.calls // 5} calls, "
+            f"{rss / 1024:.0f} MiB for {args.calls}   [target: < 1.5x]"
+        )
+        ok &= rss < 1.5 * small_rss
+        big = synthetic_results(root, args.rows)
+        from hotato.fleet.summary import summarize
+
+        laps = []
+        for _ in range(3):
+            start = time.perf_counter()
+            summarize(str(big))
+            laps.append(time.perf_counter() - start)
+        best = sorted(laps)[1]
+        print(
+            f"fleet summary over {args.rows:,} rows: {best:.2f} s (median of 3)"
+            "   [target: < 2 s for 10M]"
+        )
+        ok &= best < 2.0 * args.rows / 10_000_000
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print("targets met" if ok else "a target was missed")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
