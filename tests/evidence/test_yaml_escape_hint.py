@@ -9,10 +9,10 @@ from pathlib import Path
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.conftest import hotato
 
 from hotato._documents import parse_document
 from hotato.model.errors import InputError
-from tests.conftest import hotato
 
 FILE = 'version: 1\nassertions:\n  - id: card\n    kind: phrase\n    regex: "{}"\n'
 
