@@ -13,6 +13,8 @@ from hotato._documents import Document
 from hotato.engine.evaluate import Sources, evaluate
 from hotato.engine.loader import AssertionSet, decode_assertion_document
 from hotato.engine.plan import plan
+from hotato.kinds import REGISTRY
+from hotato.kinds._decode import decode_assertion_list
 from hotato.kinds._formula import MAX_NESTING
 from hotato.model.errors import InputError, UsageError
 from hotato.model.evidence import Span, Trace
@@ -21,6 +23,15 @@ from hotato.model.status import Status
 
 def specs_of(*items: dict[str, object]) -> AssertionSet:
     return decode_assertion_document(Document({"version": 1, "assertions": list(items)}, "t.yaml"))
+
+
+def unchecked(*items: dict[str, object]) -> AssertionSet:
+    """Specs decoded one by one, without the file's reference check: what plan() meets when a
+    set was assembled in code (the decoder reports these problems itself; see below)."""
+    doc = Document({"version": 1, "assertions": list(items)}, "t.yaml")
+    specs, problems = decode_assertion_list(list(items), "$.assertions", doc, REGISTRY)
+    assert not problems
+    return AssertionSet(specs, None, "t.yaml", {sp.id: "t.yaml" for sp in specs})
 
 
 def tool(ident: str, name: str = "x", **extra: object) -> dict[str, object]:
@@ -64,9 +75,11 @@ def test_a_long_chain_plans_without_recursion() -> None:
 
 def test_a_formula_over_thousands_of_ids_runs() -> None:
     ids = [f"a{i}" for i in range(3000)]
-    aset = specs_of(*(tool(i) for i in ids), {"id": "all", "kind": "formula",
-                                             "expr": " and ".join(ids)},
-                    {"id": "sum", "kind": "formula", "expr": " + ".join(ids) + " >= 3000"})
+    aset = specs_of(
+        *(tool(i) for i in ids),
+        {"id": "all", "kind": "formula", "expr": " and ".join(ids)},
+        {"id": "sum", "kind": "formula", "expr": " + ".join(ids) + " >= 3000"},
+    )
     results = evaluate(aset.specs, Sources(trace=trace_with("x")))
     assert results[-2].status is Status.PASS
     assert results[-1].status is Status.PASS
@@ -77,8 +90,11 @@ def _nested(depth: int) -> str:
 
 
 def test_nesting_up_to_the_limit_runs() -> None:
-    aset = specs_of(tool("a"), {"id": "f", "kind": "formula", "expr": _nested(MAX_NESTING)},
-                    {"id": "g", "kind": "formula", "expr": "not " * MAX_NESTING + "a"})
+    aset = specs_of(
+        tool("a"),
+        {"id": "f", "kind": "formula", "expr": _nested(MAX_NESTING)},
+        {"id": "g", "kind": "formula", "expr": "not " * MAX_NESTING + "a"},
+    )
     results = evaluate(aset.specs, Sources(trace=trace_with("x")))
     assert results[1].status is Status.PASS
     assert results[2].status is Status.PASS  # an even number of nots
@@ -92,8 +108,9 @@ def test_deeper_nesting_is_a_usage_error_not_a_crash(expr: str) -> None:
 
 
 def test_unknown_ids_are_all_reported_with_their_assertion() -> None:
-    aset = specs_of(tool("a", when=["ghost"]),
-                    {"id": "f", "kind": "formula", "expr": "a or phantom"})
+    aset = unchecked(
+        tool("a", when=["ghost"]), {"id": "f", "kind": "formula", "expr": "a or phantom"}
+    )
     with pytest.raises(UsageError) as refused:
         plan(aset.specs, aset.origins)
     text = str(refused.value)
@@ -103,8 +120,9 @@ def test_unknown_ids_are_all_reported_with_their_assertion() -> None:
 
 
 def test_a_cycle_names_its_members() -> None:
-    aset = specs_of(tool("a", when=["c"]), tool("b", when=["a"]), tool("c", when=["b"]),
-                    tool("free"))
+    aset = unchecked(
+        tool("a", when=["c"]), tool("b", when=["a"]), tool("c", when=["b"]), tool("free")
+    )
     with pytest.raises(UsageError) as refused:
         plan(aset.specs)
     text = str(refused.value)
@@ -113,8 +131,10 @@ def test_a_cycle_names_its_members() -> None:
 
 
 def test_a_cycle_through_formula_and_outcome() -> None:
-    aset = specs_of({"id": "f", "kind": "formula", "expr": "o"},
-                    {"id": "o", "kind": "outcome", "all_of": [{"assertion": "f"}]})
+    aset = unchecked(
+        {"id": "f", "kind": "formula", "expr": "o"},
+        {"id": "o", "kind": "outcome", "all_of": [{"assertion": "f"}]},
+    )
     with pytest.raises(UsageError, match="reference cycle"):
         plan(aset.specs)
 
@@ -127,17 +147,34 @@ assertions:
 """
 
 
-@pytest.mark.parametrize("body,message", [
-    (CYCLE, "reference cycle"),
-    ("version: 1\nassertions:\n  - {id: a, kind: tool_call, name: x, when: [nope]}\n",
-     "unknown assertion id 'nope'"),
-])
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        (CYCLE, "reference cycle"),
+        (
+            "version: 1\nassertions:\n  - {id: a, kind: tool_call, name: x, when: [nope]}\n",
+            "unknown assertion id 'nope'",
+        ),
+    ],
+)
 def test_refused_before_any_evidence_is_read(tmp_path: Path, body: str, message: str) -> None:
     (tmp_path / "a.yaml").write_text(body)
     # The evidence files do not exist: a refusal about them would mean they were read first.
-    ran = hotato("assert", "run", "--assertions", "a.yaml", "--trace", "missing.jsonl",
-                 "--transcript", "missing.json", "--state", "missing-state.json",
-                 "--format", "json", cwd=tmp_path)
+    ran = hotato(
+        "assert",
+        "run",
+        "--assertions",
+        "a.yaml",
+        "--trace",
+        "missing.jsonl",
+        "--transcript",
+        "missing.json",
+        "--state",
+        "missing-state.json",
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
     assert ran.code == 2
     assert message in ran.err
     assert "missing" not in ran.err
@@ -155,7 +192,61 @@ def test_planning_happens_once_in_the_cli_output_order(tmp_path: Path) -> None:
         '{"_meta": true, "schema": "hotato.voice_trace.v1"}\n'
         '{"type": "tool_call", "name": "a"}\n{"type": "tool_call", "name": "b"}\n'
     )
-    ran = hotato("assert", "run", "--assertions", "a.yaml", "--trace", "t.jsonl", "--format",
-                 "json", cwd=tmp_path)
+    ran = hotato(
+        "assert",
+        "run",
+        "--assertions",
+        "a.yaml",
+        "--trace",
+        "t.jsonl",
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
     assert ran.code == 0, ran.err
     assert [r["id"] for r in json.loads(ran.out)["results"]] == ["later", "first"]
+
+
+def test_the_file_reports_reference_problems_located_with_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(
+        "version: 1\n"
+        "assertions:\n"
+        "  - {id: a, kind: formula, expr: b and c}\n"  # line 3
+        "  - {id: b, kind: tool_call, name: x, when: a}\n"
+        "  - {id: c, kind: phrase, regex: x, when: [c]}\n"  # line 5
+        "  - {id: d, kind: tool_call, name: y, when: [e, nope]}\n"
+        "  - {id: e, kind: formula, expr: d or missing}\n"  # line 7
+        "  - {id: f, kind: phrase, regex: x, position: middle}\n"
+    )
+    ran = hotato("assert", "run", "--assertions", "a.yaml", cwd=tmp_path)
+    assert ran.code == 2
+    lines = ran.err.splitlines()[1:]
+    assert lines == [
+        "  a.yaml:8:47 $.assertions[5].position (phrase 'f'): Invalid enum value 'middle'",
+        "  a.yaml:5:44 $.assertions[2].when[0] (phrase 'c'): references itself",
+        "  a.yaml:6:49 $.assertions[3].when[1] (tool_call 'd'): references unknown assertion "
+        "id 'nope'",
+        "  a.yaml:7:34 $.assertions[4].expr (formula 'e'): references unknown assertion id "
+        "'missing'",
+        "  a.yaml:3:34 $.assertions[0].expr: reference cycle: a -> b -> a; 'when' and formula "
+        "references must not loop",
+        "  a.yaml:6:46 $.assertions[3].when[0]: reference cycle: d -> e -> d; 'when' and formula "
+        "references must not loop",
+    ]
+
+
+def test_a_conversation_test_reports_reference_problems_located(tmp_path: Path) -> None:
+    from hotato.conversation.testfile import load_test
+
+    (tmp_path / "t.yaml").write_text(
+        "kind: hotato.conversation-test\nversion: 1\nid: t\nagent: a\n"
+        "assertions:\n  deterministic:\n"
+        "    - {id: a, kind: tool_call, name: x, when: b}\n"
+        "    - {id: b, kind: tool_call, name: y, when: a}\n"
+        "  rubric: []\n"
+    )
+    with pytest.raises(InputError) as refused:
+        load_test(tmp_path / "t.yaml")
+    assert "t.yaml:7:47 $.assertions.deterministic[0].when: reference cycle: a -> b -> a" in str(
+        refused.value
+    )

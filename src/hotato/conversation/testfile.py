@@ -11,6 +11,7 @@ from hotato.engine.loader import overall_score_problem
 from hotato.kinds import REGISTRY
 from hotato.kinds._base import Spec
 from hotato.kinds._decode import decode_assertion_list, decode_policy, did_you_mean
+from hotato.kinds._refs import entries_of, reference_problems
 from hotato.model.errors import InputError, Problem
 from hotato.model.status import DIMENSIONS, Policy
 
@@ -208,6 +209,9 @@ def _assertions(
     for i, spec in enumerate(rub):
         if spec.id in ids:
             problems.append(doc.problem(f"$.assertions.rubric[{i}]", f"duplicate id {spec.id!r}"))
+    entries = entries_of(value.get("deterministic", []), "$.assertions.deterministic", det)
+    entries += entries_of(value.get("rubric", []), "$.assertions.rubric", rub)
+    problems += reference_problems(entries, doc, REGISTRY)
     return det, rub
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +11,7 @@ from hotato._documents import Document, load_document
 from hotato.kinds import REGISTRY
 from hotato.kinds._base import Spec
 from hotato.kinds._decode import decode_assertion_list, decode_policy, did_you_mean
+from hotato.kinds._refs import entries_of, reference_problems
 from hotato.model.errors import InputError, Problem
 from hotato.model.status import Policy
 
@@ -52,7 +54,9 @@ def overall_score_problem(doc: Document) -> Problem | None:
     )
 
 
-def decode_assertion_document(doc: Document) -> AssertionSet:
+def decode_assertion_document(doc: Document, packs: Sequence[str] = ()) -> AssertionSet:
+    """A decoded assertions file, or every problem in it at once (references included).
+    `packs`: the packs that will be merged, whose ids the file may reference."""
     value = doc.value
     if not isinstance(value, dict):
         raise InputError(
@@ -86,14 +90,26 @@ def decode_assertion_document(doc: Document) -> AssertionSet:
         )
     policy, found = decode_policy(value.get("inconclusive_policy"), "$.inconclusive_policy", doc)
     problems += found
-    specs, found = decode_assertion_list(value.get("assertions", []), "$.assertions", doc, REGISTRY)
+    items = value.get("assertions", [])
+    specs, found = decode_assertion_list(items, "$.assertions", doc, REGISTRY)
     problems += found
+    entries = entries_of(items, "$.assertions", specs)
+    problems += reference_problems(entries, doc, REGISTRY, _pack_ids(packs))
     if problems:
         raise InputError(problems)
     return AssertionSet(specs, policy, doc.file, {s.id: doc.file for s in specs})
 
 
-def load_assertions(path: str | os.PathLike[str]) -> AssertionSet:
+def _pack_ids(packs: Sequence[str]) -> set[str]:
+    if not packs:
+        return set()
+    from hotato.kinds._packs import load_pack
+
+    return {spec.id for name in packs for spec in load_pack(name).specs}
+
+
+def load_assertions(path: str | os.PathLike[str], packs: Sequence[str] = ()) -> AssertionSet:
     """An assertions file (YAML or JSON, assert.v1), decoded and checked; InputError, located
-    at file:line and JSON path, when it is refused."""
-    return decode_assertion_document(load_document(path, "assertions file"))
+    at file:line and JSON path, when it is refused. `packs`: the packs that will be merged
+    with it, whose ids it may reference."""
+    return decode_assertion_document(load_document(path, "assertions file"), packs)

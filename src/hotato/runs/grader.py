@@ -60,7 +60,11 @@ class Grader:
         from hotato.engine.packs import merge_packs
         from hotato.engine.plan import plan
 
-        aset = assertions if isinstance(assertions, AssertionSet) else load_assertions(assertions)
+        aset = (
+            assertions
+            if isinstance(assertions, AssertionSet)
+            else load_assertions(assertions, list(packs))
+        )
         self.assertions = merge_packs(aset, list(packs))
         plan(self.assertions.specs, self.assertions.origins)  # cycles, unknown ids: refused now
         self.inconclusive_policy = inconclusive_policy
