@@ -48,14 +48,14 @@ assertions:
 def test_starter_contents(tmp_path: Path) -> None:
     name = trace(tmp_path, tool("lookup_order", 5.0), {"type": "caller_audio_active"},
                  tool("verify_identity", 1.0), tool("lookup_order", 6.0))
-    ran = hotato("assert", "init", "--from-trace", name, cwd=tmp_path)
+    ran = hotato("assert", "init", "--from-trace", name, "--out", "-", cwd=tmp_path)
     assert ran.code == 0, ran.err
     assert ran.out == STARTER  # distinct tools, in the order they ran
 
 
 def test_one_tool_has_no_order_assertion(tmp_path: Path) -> None:
     name = trace(tmp_path, tool("lookup_order", 1.0), tool("lookup_order", 2.0))
-    ran = hotato("assert", "init", "--from-trace", name, cwd=tmp_path)
+    ran = hotato("assert", "init", "--from-trace", name, "--out", "-", cwd=tmp_path)
     assert ran.code == 0
     doc = yaml.safe_load(ran.out)
     assert doc == {"version": 1, "assertions": [
@@ -114,7 +114,7 @@ def test_awkward_tool_names_are_quoted_and_read_back(tmp_path: Path) -> None:
 @pytest.mark.parametrize("awkward", AWKWARD)
 def test_each_awkward_name_alone(tmp_path: Path, awkward: str) -> None:
     name = trace(tmp_path, tool(awkward, 1.0))
-    ran = hotato("assert", "init", "--from-trace", name, cwd=tmp_path)
+    ran = hotato("assert", "init", "--from-trace", name, "--out", "-", cwd=tmp_path)
     assert ran.code == 0, ran.err
     body = "".join(line for line in ran.out.splitlines(keepends=True) if not line.startswith("#"))
     assert yaml.safe_load(body)["assertions"][0]["name"] == awkward
@@ -176,3 +176,20 @@ def test_json_report(tmp_path: Path) -> None:
     assert ran.code == 0
     assert json.loads(ran.out) == {"kind": "assert-init", "tool_names": ["a", "b"],
                                    "written": "a.yaml", "assertions": 3}
+
+
+def test_the_starter_is_written_to_assertions_yaml_by_default(tmp_path: Path) -> None:
+    # As hotato 1.x: the quick start's next step reads assertions.yaml.
+    name = trace(tmp_path, tool("lookup_order", 1.0), tool("issue_refund", 2.0))
+    ran = hotato("assert", "init", "--from-trace", name, cwd=tmp_path)
+    assert ran.code == 0, ran.err
+    assert ran.out.startswith("wrote assertions.yaml: 2 tool_call assertion(s)")
+    assert f"hotato assert run --assertions assertions.yaml --trace {name}" in ran.out
+    written = (tmp_path / "assertions.yaml").read_text(encoding="utf-8")
+    assert "name: issue_refund" in written
+    graded = hotato("assert", "run", "--assertions", "assertions.yaml", "--trace", name,
+                    cwd=tmp_path)
+    assert graded.code == 0, graded.out + graded.err
+    again = hotato("assert", "init", "--from-trace", name, cwd=tmp_path)
+    assert again.code == 2 and "--force" in again.err
+    assert (tmp_path / "assertions.yaml").read_text(encoding="utf-8") == written

@@ -133,8 +133,14 @@ def run_cmd(
     metavar="NAME|FILE",
     help="Claim packs besides `core`, for --from-transcript (repeatable).",
 )
-@click.option("--out", metavar="FILE", help="Write the starter here instead of standard output.")
-@click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
+@click.option(
+    "--out",
+    metavar="FILE",
+    default="assertions.yaml",
+    show_default=True,
+    help="Where to write the starter; `-` prints it to standard output instead.",
+)
+@click.option("--force", is_flag=True, help="Overwrite --out if it exists (refused otherwise).")
 @click.option(
     "--trace-format",
     default="auto",
@@ -154,7 +160,7 @@ def init_cmd(
     from_trace: str | None,
     from_transcript: str | None,
     packs: tuple[str, ...],
-    out: str | None,
+    out: str,
     force: bool,
     trace_format: str,
     fmt: str,
@@ -171,19 +177,24 @@ def init_cmd(
     trace backs, with the arguments that agreed with what was said. Exit 2 when no claim is
     found.
 
-    It is a starter to edit, not a claim that these are the right assertions for the call.
+    The starter is written to assertions.yaml (or --out); an existing file is kept unless
+    --force is given. It is a starter to edit, not a claim that these are the right
+    assertions for the call.
     """
+    written = None if out == "-" else out
     if from_transcript is not None:
         from hotato.runs.starter import write_claims_starter
 
         names = [p.strip() for item in packs for p in item.split(",") if p.strip()]
-        drafted = write_claims_starter(from_transcript, from_trace, out, force, trace_format, names)
+        drafted = write_claims_starter(
+            from_transcript, from_trace, written, force, trace_format, names
+        )
         if fmt == "json":
             from hotato.report.json_out import dumps
 
-            doc = {"kind": "assert-init", "written": out, "assertions": drafted.assertion_count}
+            doc = {"kind": "assert-init", "written": written, "assertions": drafted.assertion_count}
             click.echo(dumps(doc), nl=False)
-        elif out is None:
+        elif written is None:
             click.echo(drafted.text, nl=False)
         else:
             click.echo(
@@ -195,7 +206,7 @@ def init_cmd(
         raise click.UsageError("give --from-trace FILE, --from-transcript FILE, or both")
     from hotato.runs.starter import write_starter
 
-    starter = write_starter(from_trace, out, force, trace_format)
+    starter = write_starter(from_trace, written, force, trace_format)
     if fmt == "json":
         from hotato.report.json_out import dumps
 
@@ -204,20 +215,21 @@ def init_cmd(
                 {
                     "kind": "assert-init",
                     "tool_names": starter.tools,
-                    "written": out,
+                    "written": written,
                     "assertions": starter.assertion_count,
                 }
             ),
             nl=False,
         )
-    elif out is None:
+    elif written is None:
         click.echo(starter.text, nl=False)
     else:
         tools = starter.tools
         click.echo(
             f"wrote {out}: {len(tools)} tool_call assertion(s)"
             + (" and a require_order" if len(tools) >= 2 else "")
-            + "; edit it before use"
+            + "; edit it before use, then grade a call with\n"
+            + f"  hotato assert run --assertions {out} --trace {from_trace}"
         )
 
 
