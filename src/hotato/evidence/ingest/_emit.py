@@ -130,6 +130,7 @@ class Emitter:
     # only when its arguments name where to
     tool_handoff_needs_target: bool = False
     looked_in: list[str] = field(default_factory=list)  # where a reader looked for the call
+    seen: set[str] = field(default_factory=set)  # keys a reader has read once already
     _open: dict[str, _OpenTool] = field(default_factory=dict)
     _turn_seq: int = 0
 

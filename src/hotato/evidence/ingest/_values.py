@@ -206,6 +206,7 @@ _DEST_KEYS = (
     "phone_number",
     "transfer_to",
     "agent",
+    "agent_name",
     "assistantName",
     "assistant",
     "sipUri",

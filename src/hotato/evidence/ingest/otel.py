@@ -57,6 +57,9 @@ _AUDIO = {
     "caller_audio_active": "caller",
     "agent_audio_active": "agent",
 }
+# GenAI conventions first; Google ADK writes its own names (`gcp.vertex.agent.*`)
+_TOOL_ARGS = ("gen_ai.tool.call.arguments", "gcp.vertex.agent.tool_call_args")
+_TOOL_RESULT = ("gen_ai.tool.call.result", "gcp.vertex.agent.tool_response")
 _NATIVE_FIELDS = (
     "name",
     "to",
@@ -192,8 +195,8 @@ def _generic(em: Emitter, s: OSpan) -> None:
             tool,
             start=s.start_ns,
             end=s.end_ns,
-            arguments=payload(a, "gen_ai.tool.call.arguments"),
-            result=payload(a, "gen_ai.tool.call.result"),
+            arguments=payload(a, *_TOOL_ARGS),
+            result=payload(a, *_TOOL_RESULT),
             error=span_error(s),
             ok=span_ok(s),
             hint=first(a, "gen_ai.tool.type"),

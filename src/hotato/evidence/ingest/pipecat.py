@@ -13,10 +13,12 @@ also a `dtmf` span.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._otel_common import first, first_token, payload, span_error, text
 from hotato.evidence.ingest._otlp import OSpan
+from hotato.evidence.ingest._values import jsonish
 from hotato.evidence.ingest.detect import Sniffed, otlp_stack
 
 _SPANS = frozenset(
@@ -42,7 +44,9 @@ def detect(sn: Sniffed) -> bool:
 
 
 def claims(s: OSpan, stack: str | None) -> bool:
-    return s.name in _SPANS and (s.scope == "pipecat" or stack == "pipecat")
+    return s.name in _SPANS and (
+        s.scope == "pipecat" or s.scope.startswith("pipecat.") or stack == "pipecat"
+    )
 
 
 def map_otel_span(em: Emitter, s: OSpan) -> bool:
@@ -69,8 +73,9 @@ def map_otel_span(em: Emitter, s: OSpan) -> bool:
             em.dtmf(keys.group(1), by="caller", at=s.start_ns)
             return True
         em.span("stt", start=s.start_ns, end=s.end_ns, extra=em.text_fields(said))
-        if a.get("is_final") is not False:
-            em.said("caller", said, start=s.start_ns, end=s.end_ns)
+        # one span is one segment; `is_final: false` only says the service never marked it
+        # finalized (Pipecat then closes the span when the user stops speaking)
+        em.said("caller", said, start=s.start_ns, end=s.end_ns)
         return True
     if s.name == "tts":
         said = text(a, "text")
@@ -80,6 +85,11 @@ def map_otel_span(em: Emitter, s: OSpan) -> bool:
     if s.name in ("llm", "llm_response"):
         em.span("llm", start=s.start_ns, end=s.end_ns, status="error" if span_error(s) else None)
         first_token(em, s, a.get("metrics.ttfb"))
+        _context_tools(em, s)
+        # a realtime model (Gemini Live, OpenAI Realtime) has no tts span: its words are here
+        em.said(
+            "agent", text(a, "output"), start=s.start_ns, end=s.end_ns, fallback=s.name == "llm"
+        )
         return True
     if s.name == "llm_tool_call":
         key = str(first(a, "tool.call_id") or f"{s.trace_id}:{s.span_id}")
@@ -117,3 +127,38 @@ def map_otel_span(em: Emitter, s: OSpan) -> bool:
             )
         return True
     return s.name in ("llm_setup", "llm_request")
+
+
+def _context_tools(em: Emitter, s: OSpan) -> None:
+    """A cascaded pipeline records no tool span: its calls and results are in the next `llm`
+    span's `input` messages (OpenAI format). Each call is read once, at the start of the first
+    span that shows it (its true start is earlier and unknown, so it gets no latency)."""
+    messages = jsonish(s.attributes.get("input"))
+    if not isinstance(messages, list):
+        return
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        if message.get("role") == "assistant" and isinstance(message.get("tool_calls"), list):
+            for call in message["tool_calls"]:
+                if not isinstance(call, dict) or not isinstance(call.get("id"), str):
+                    continue
+                key = f"ctx:{call['id']}"
+                if key in em.seen:
+                    continue
+                em.seen.add(key)
+                raw = call.get("function")
+                function: dict[str, Any] = raw if isinstance(raw, dict) else {}
+                args = function.get("arguments", ABSENT)
+                name = function.get("name")
+                em.open_tool(
+                    key,
+                    name if isinstance(name, str) else None,
+                    jsonish(args) if args is not ABSENT else ABSENT,
+                    at=s.start_ns,
+                    attributes={"tool_call_id": call["id"]},
+                )
+        elif message.get("role") == "tool" and isinstance(message.get("tool_call_id"), str):
+            key = f"ctx:{message['tool_call_id']}"
+            content = message.get("content", ABSENT)
+            em.close_tool(key, result=jsonish(content) if content is not ABSENT else ABSENT)
