@@ -143,13 +143,15 @@ def test_an_unreachable_server_is_not_asked_again_in_the_same_run(silent: Silent
 
 def test_a_sql_error_in_a_configured_query_is_sql_error(pg: Db, tmp_path: Path) -> None:
     path = tmp_path / "q.yaml"
-    path.write_text(f"adapter: sql\nurl: {pg.source}\nresources:\n  broken:\n"
+    path.write_text(f"adapter: sql\nurl: {pg.source}\nallow_superuser: true\n"
+                    "resources:\n  broken:\n"
                     f"    query: SELECT no_such_column FROM {pg.table} WHERE id = :id\n",
                     encoding="utf-8")
     with open_state(str(path)) as state, pytest.raises(StateUnavailable) as exc:
         state.after.query("broken", {"id": 1})
     assert exc.value.cause == "unknown_column" and "no_such_column" in exc.value.message
-    path.write_text(f"adapter: sql\nurl: {pg.source}\nresources:\n  broken:\n"
+    path.write_text(f"adapter: sql\nurl: {pg.source}\nallow_superuser: true\n"
+                    "resources:\n  broken:\n"
                     "    query: SELECT 1 / (id - id) AS n FROM "
                     f"{pg.table} WHERE id = :id\n", encoding="utf-8")
     with open_state(str(path)) as state, pytest.raises(StateUnavailable) as exc:

@@ -40,6 +40,7 @@ class SqlAdapterFile(msgspec.Struct, tag_field="adapter", tag="sql", forbid_unkn
     password_env: str | None = None
     timeout_s: Timeout = 5.0
     resources: dict[str, Any] | None = None  # None: every table is a resource
+    allow_superuser: bool = False
 
 
 class BearerAuth(msgspec.Struct, tag_field="type", tag="bearer", forbid_unknown_fields=True):
@@ -170,6 +171,7 @@ def _sql(
             password_env=top.password_env,
             base_dir=Path(doc.file).parent,
             timeout_s=top.timeout_s,
+            allow_superuser=top.allow_superuser,
         )
     except InputError as exc:
         at = "$.password_env" if "password_env" in str(exc) else "$.url"

@@ -16,10 +16,11 @@ from hotato.adapters import sql_select
 from hotato.adapters._compare import row_matches
 from hotato.adapters._values import to_json_value
 from hotato.adapters.config import SqlResourceSpec
-from hotato.adapters.sql_connect import SqlTarget, create_engine
+from hotato.adapters.sql_connect import SqlTarget, create_engine, privilege_problem
 from hotato.adapters.sql_errors import unavailable
 from hotato.adapters.sql_guard import parameters
 from hotato.adapters.sql_schema import TableShape, check_filters, reflect_table
+from hotato.model.errors import InputError
 from hotato.model.state import StateUnavailable
 
 if TYPE_CHECKING:
@@ -35,8 +36,9 @@ class SqlReader:
     is rolled back, so nothing it calls can leave the session writable.
     """
 
-    def __init__(self, target: SqlTarget,
-                 resources: Mapping[str, SqlResourceSpec] | None = None) -> None:
+    def __init__(
+        self, target: SqlTarget, resources: Mapping[str, SqlResourceSpec] | None = None
+    ) -> None:
         self.target = target
         self.resources = resources
         self.connects = 0  # connections opened: at most two per run, unless one is lost
@@ -104,7 +106,18 @@ class SqlReader:
             raise self._down from None
         self.connects += 1
         self._conns[autocommit] = conn
+        if not autocommit:
+            self._check_role(conn)
         return conn
+
+    def _check_role(self, conn: Connection) -> None:
+        """Configured queries run only as a role that cannot reach past a read-only
+        transaction (unless the adapter file allows it): refused, exit 2."""
+        problem = privilege_problem(conn, self.target)
+        conn.rollback()
+        if problem is not None:
+            self.close()
+            raise InputError.one(problem)
 
     def _end(self, conn: Connection, autocommit: bool) -> None:
         """End the read's transaction; a connection that cannot is dropped (and reopened by
@@ -131,13 +144,15 @@ class SqlReader:
         spec = self.resources.get(resource)
         if spec is None:
             mapped = ", ".join(sorted(self.resources)) or "none"
-            raise StateUnavailable("unknown_resource",
-                                   f"the adapter file maps no resource {resource!r} "
-                                   f"(it maps: {mapped})")
+            raise StateUnavailable(
+                "unknown_resource",
+                f"the adapter file maps no resource {resource!r} (it maps: {mapped})",
+            )
         return spec
 
-    def _table(self, conn: Connection, table: str, filters: dict[str, Any]
-               ) -> dict[str, Any] | None:
+    def _table(
+        self, conn: Connection, table: str, filters: dict[str, Any]
+    ) -> dict[str, Any] | None:
         shape = self._shapes.get(table)
         if shape is None:
             shape = self._shapes[table] = reflect_table(conn, table)
@@ -159,29 +174,33 @@ class SqlReader:
             offset += sql_select.PAGE
             stmt = sql_select.build(shape, how, offset)
 
-    def _configured(self, conn: Connection, resource: str, sql: str, filters: dict[str, Any]
-                    ) -> dict[str, Any] | None:
+    def _configured(
+        self, conn: Connection, resource: str, sql: str, filters: dict[str, Any]
+    ) -> dict[str, Any] | None:
         import sqlalchemy as sa
 
         names = parameters(sql)
         absent = [n for n in names if n not in filters]
         if absent:
-            raise StateUnavailable("missing_parameter",
-                                   f"the query for {resource!r} needs filter(s) {absent}")
+            raise StateUnavailable(
+                "missing_parameter", f"the query for {resource!r} needs filter(s) {absent}"
+            )
         result = conn.execute(sa.text(sql), {n: filters[n] for n in names})
         columns = list(result.keys())
-        unknown = [k for k in filters
-                   if k not in names and k.split(".", 1)[0] not in columns]
+        unknown = [k for k in filters if k not in names and k.split(".", 1)[0] not in columns]
         if unknown:
-            raise StateUnavailable("unknown_column",
-                                   f"filter(s) {unknown} are neither parameters of the query for "
-                                   f"{resource!r} nor columns it returns ({columns})")
+            raise StateUnavailable(
+                "unknown_column",
+                f"filter(s) {unknown} are neither parameters of the query for "
+                f"{resource!r} nor columns it returns ({columns})",
+            )
         checked = {k: v for k, v in filters.items() if k.split(".", 1)[0] in columns}
         return _first(result.mappings(), {}, checked)
 
 
-def _first(rows: Iterable[Mapping[Any, Any]], kinds: dict[str, str], filters: dict[str, Any]
-           ) -> dict[str, Any] | None:
+def _first(
+    rows: Iterable[Mapping[Any, Any]], kinds: dict[str, str], filters: dict[str, Any]
+) -> dict[str, Any] | None:
     """The first row, as a JSON record, that matches every filter type-strictly."""
     for row in rows:
         record = {k: to_json_value(v, kinds.get(k, "other")) for k, v in row.items()}

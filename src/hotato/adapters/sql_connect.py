@@ -45,6 +45,7 @@ class SqlTarget:
     path: str = ""  # the database file (sqlite)
     timeout_s: float = DEFAULT_TIMEOUT_S
     password: str | None = field(default=None, repr=False)
+    allow_superuser: bool = False  # run configured queries even as a privileged role
 
 
 def is_database_url(source: str) -> bool:
@@ -60,6 +61,7 @@ def sql_target(
     password_env: str | None = None,
     base_dir: Path | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    allow_superuser: bool = False,
 ) -> SqlTarget:
     """A checked target for `url` (`file`/`path` locate it in an adapter file, for errors)."""
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
@@ -127,6 +129,7 @@ def sql_target(
         url=parsed.render_as_string(hide_password=False),
         timeout_s=timeout_s,
         password=password,
+        allow_superuser=allow_superuser,
     )
 
 
@@ -204,3 +207,34 @@ def _mysql_read_only(timeout_s: float) -> Any:
         dbapi_conn.commit()
 
     return on_connect
+
+
+# What a role may do beyond reading: a superuser, or one that reads or writes server files or
+# runs programs on the server. A read-only transaction does not stop those.
+_PRIVILEGED = {
+    "postgresql": "SELECT rolsuper OR pg_has_role(current_user, 'pg_read_server_files', 'MEMBER')"
+    " OR pg_has_role(current_user, 'pg_write_server_files', 'MEMBER')"
+    " OR pg_has_role(current_user, 'pg_execute_server_program', 'MEMBER')"
+    " FROM pg_roles WHERE rolname = current_user",
+    "mysql": "SELECT COUNT(*) > 0 FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = "
+    "CONCAT('''', REPLACE(CURRENT_USER(), '@', '''@'''), '''') "
+    "AND PRIVILEGE_TYPE IN ('SUPER', 'FILE')",
+}
+
+
+def privilege_problem(conn: Any, target: SqlTarget) -> str | None:
+    """Why configured queries must not run on this connection's role, or None. A configured
+    query's text comes from a file; as a superuser (or a role with server file or program
+    rights) it could reach past what a read-only transaction stops."""
+    import sqlalchemy as sa
+
+    query = _PRIVILEGED.get(target.dialect)
+    if query is None or target.allow_superuser:
+        return None
+    if not conn.execute(sa.text(query)).scalar():
+        return None
+    return (
+        f"{target.label}: configured queries do not run as a superuser (or a role with server "
+        "file, program or SUPER/FILE rights); connect as a role that may only SELECT the tables "
+        "it reads, or set allow_superuser: true in the adapter file to accept the risk"
+    )
