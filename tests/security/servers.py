@@ -38,7 +38,7 @@ class Hostile:
 
     def _serve(self, conn: socket.socket) -> None:
         with contextlib.suppress(OSError), conn:
-            request = conn.recv(65536)
+            request = _read_request(conn)
             self.seen.append(request.split(b"\r\n", 1)[0].decode("latin-1"))
             head = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
             if self.mode == "dribble-body":
@@ -79,3 +79,25 @@ def hostile(mode: str, **kw: float) -> Iterator[Hostile]:
         yield server
     finally:
         server.close()
+
+
+def _read_request(conn: socket.socket) -> bytes:
+    """The whole request (headers and a Content-Length body), so closing never resets it."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value.strip() or 0)
+    while len(body) < length:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return head + b"\r\n\r\n" + body
