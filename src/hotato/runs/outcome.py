@@ -32,6 +32,11 @@ class ConversationOutcome:
     notes: list[str] = field(default_factory=list)
     suite: Path | None = None
 
+    def __repr__(self) -> str:
+        failed = [g.name for g in self.items if not g.run.passed]
+        shown = f"; FAILED: {', '.join(failed)}" if failed else ""
+        return f"ConversationOutcome(exit {self.exit_code}; {len(self.items)} call(s){shown})"
+
     @property
     def exit_code(self) -> int:
         return int(self.document["exit_code"])

@@ -27,6 +27,15 @@ class AssertionsResult:
     outcome: RunOutcome
     auth: TraceAuth | None = None
 
+    def __repr__(self) -> str:
+        """Short enough for pytest to show whole: `assert result.passed` explains itself."""
+        parts = [f"exit {self.exit_code}", f"policy {self.policy.value}"]
+        if self.failed:
+            parts.append("FAIL: " + ", ".join(r.id for r in self.failed))
+        if self.inconclusive:
+            parts.append("INCONCLUSIVE: " + ", ".join(r.id for r in self.inconclusive))
+        return f"AssertionsResult({'; '.join(parts)})"
+
     @property
     def results(self) -> list[Result]:
         return self.outcome.results

@@ -28,18 +28,35 @@ def suite_tests(folder: Path) -> list[tuple[ConversationTest, Path]]:
     return found
 
 
-def suite_call(test: ConversationTest, path: Path) -> CallFiles:
-    """The test's call: its `call:` folder, or a sibling folder named like the file."""
+def call_folder(test: ConversationTest, path: Path) -> Path:
+    """Where a test's recorded call lives: its `call:` folder, or a sibling folder named like
+    the file (`refund.yaml` -> `refund/` or `refund.call/`)."""
     if test.call is not None:
-        return call_files(path.parent / test.call)
+        return path.parent / test.call
     for candidate in (path.parent / path.stem, path.parent / f"{path.stem}.call"):
         if candidate.is_dir():
-            return call_files(candidate)
+            return candidate
     raise InputError.one(
         "no call folder for this test: add `call: FOLDER` to the test, or put "
         f"the call in a sibling folder named {path.stem!r}",
         file=str(path),
     )
+
+
+def suite_call(test: ConversationTest, path: Path) -> CallFiles:
+    """The test's call: its `call:` folder, or a sibling folder named like the file."""
+    return call_files(call_folder(test, path))
+
+
+def calls_in(folder: Path, name: str) -> list[tuple[str, CallFiles]]:
+    """The calls a folder holds, each with the id users see: the folder itself when it holds a
+    call (`name`), else one per sub-folder holding one (`name[sub-folder]`), as trials."""
+    files = call_files(folder)
+    if not files.empty:
+        return [(name, files)]
+    from hotato.conversation.calls import trial_folders
+
+    return [(f"{name}[{Path(c.folder).name}]", c) for c in trial_folders(folder)]
 
 
 def _plan(
