@@ -120,3 +120,9 @@ def test_the_fixture(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(["*NotPassed*", "*FAIL*cancelled*"])
     result.stdout.fnmatch_lines(["*AssertionsResult(exit 1; policy report; FAIL: cancelled)*"])
+
+
+def test_xdist_spreads_the_calls(pytester: pytest.Pytester, calls: Path) -> None:
+    pytest.importorskip("xdist")
+    result = pytester.runpytest("--hotato", str(calls), "-n", "2")
+    result.assert_outcomes(passed=4, failed=2, errors=1, warnings=1)

@@ -49,6 +49,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "fleet_group",
         "Grade a whole fleet of calls into Parquet; summaries, diffs, reports.",
     ),
+    "schema": (
+        "hotato.cli.schema_cmd",
+        "schema_cmd",
+        "JSON Schemas for editors: assertions, conversation tests, results, artifacts.",
+    ),
     "demo": (
         "hotato.cli.demo_cmd",
         "demo",
