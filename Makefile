@@ -9,7 +9,7 @@ $(BIN)/hotato: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-.PHONY: demo test check bench
+.PHONY: demo test check bench bench-quick
 demo: $(BIN)/hotato
 	$(BIN)/hotato demo
 
@@ -27,3 +27,6 @@ check: $(BIN)/hotato
 
 bench: $(BIN)/hotato
 	$(BIN)/python bench/run.py
+
+bench-quick: $(BIN)/hotato
+	$(BIN)/python bench/run.py --quick

@@ -1,23 +1,35 @@
-"""The engine benchmark: whole `hotato assert run` processes, timed, with their peak RSS.
+"""The engine benchmark: whole `hotato` processes, timed, with their peak RSS, beside the targets.
 
-    .venv/bin/python bench/engine_bench.py            # every scenario
+    .venv/bin/python bench/engine_bench.py             # every scenario, median of 3 (~5 min)
+    .venv/bin/python bench/engine_bench.py --quick     # one seed, one run each, no 2M/10k cases
     .venv/bin/python bench/engine_bench.py --only small,redos --runs 9
+    .venv/bin/python bench/engine_bench.py --by-kind mix-1m-s1   # where the time goes, per kind
 
-Scenarios (issue 2's targets on a 2-core machine):
+Scenarios (the targets on a 2-core machine):
 
-  big-trace   a 1,000,000-span trace (~120 MB), 1,000 mixed assertions, 1,000 turns: < 5 s, < 600 MB
-  many-turns  100,000 turns with the same 1,000 assertions (and a 100-span trace): < 5 s
-  small       a 100-span call with 10 assertions, start-up included: < 0.12 s (median of runs)
-  redos       `(a+)+$` over a 100,000-character turn: well under a second
+  mix-1m-sN     1,000,000 spans, 1,000 assertions drawn at random (seed N) from every kind,
+                1,000 turns: < 4 s, < 500 MB
+  mix-10k       1,000,000 spans, 10,000 assertions (a random mix): < 8 s
+  many-turns    100,000 turns, 1,000 assertions leaning on pii, phrase, policy, count, order: < 3 s
+  otlp-graded   `assert run --trace` on a 1,000,000-span OTLP/JSON export: < 12 s, < 600 MB
+  otlp-ingest   `trace ingest` of that export: < 10 s
+  small         100 spans, 10 mixed assertions, a 1,000-turn transcript, start-up included: < 0.10 s
+  redos         `(a+)+$` over a 100,000-character turn: < 1 s
 
-Every figure is one whole process, `python -m hotato assert run ... --format json`, from exec to
-exit, so start-up, loading, grading and rendering all count. Peak RSS is the child's own
-`ru_maxrss` from wait4(2); CPU time (user + system) is printed beside wall time because on a
-busy machine wall time also counts waiting for a core. Each scenario first runs once uncounted
-(page cache, bytecode cache). Inputs are generated once (deterministically) into bench/out/,
-which is git-ignored, and reused.
+and two scaling checks, each a ratio of two medians: doubling the assertions at 1M spans adds
+under 15% to the run; doubling the spans (2M) at most doubles it.
 
-    .venv/bin/python bench/engine_bench.py --by-kind big-trace   # where the time goes
+The mixes come from bench/mix.py: every kind about equally often, each assertion drawing its
+own tool, pattern or bounds, with hotato 1.x forms (`when:` as a string, `outcome` with nested
+`all_of` / `any_of` parts, formulas). After the table, the cost of each kind in-process on the
+first mix: a kind that scans its evidence per assertion shows up by name, with its ms per
+assertion. (Indexes are built lazily by whichever assertion asks first, and charged to it.)
+
+Every figure is one whole process, `python -m hotato ...`, from exec to exit, so start-up,
+loading, grading and rendering all count. Peak RSS is the child's own `ru_maxrss` from wait4(2);
+CPU time (user + system) is printed beside wall time because on a busy machine wall time also
+counts waiting for a core; the load average is printed with the table. Inputs are generated once
+(deterministically) into bench/out/, which is git-ignored, and reused.
 """
 
 from __future__ import annotations
@@ -35,12 +47,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parent / "out"
-GEN_VERSION = "2"  # bump when the generated inputs change, so caches are rebuilt
+from mix import Vocabulary, random_mix, write_mix
 
-TOOLS = [f"tool_{i:02d}" for i in range(50)]
-META = {"_meta": True, "schema": "hotato.voice_trace.v1", "call_id": "bench",
-        "deployment": {"stack": "bench"}, "source": {"format": "generated"}}
+OUT = Path(__file__).resolve().parent / "out"
+GEN_VERSION = "3"  # bump when the generated inputs change, so caches are rebuilt
+SEEDS = (1, 2, 3)
+
+TOOLS = tuple(f"tool_{i:02d}" for i in range(50))
+META = {
+    "_meta": True,
+    "schema": "hotato.voice_trace.v1",
+    "call_id": "bench",
+    "deployment": {"stack": "bench"},
+    "source": {"format": "generated"},
+}
+VOCAB = Vocabulary(TOOLS)
+OTLP_TOOLS = ("lookup_order", "issue_refund", "send_sms", "check_inventory")
+OTLP_VOCAB = Vocabulary(
+    OTLP_TOOLS,
+    urls=("/refunds$", "/v1/", "example\\.test/ref"),
+    arg_values=lambda rng: {"order_id": rng.randrange(1_000_000)},
+)
+TURNS_HEAVY = {"pii": 6.0, "phrase": 6.0, "policy": 3.0, "count": 4.0, "order": 4.0}
 
 
 # ---------------------------------------------------------------- inputs
@@ -52,12 +80,20 @@ def _span(rng: random.Random, i: int, t: float) -> dict[str, Any]:
     roll = rng.random()
     if roll < 0.50:
         span: dict[str, Any] = {
-            "type": "tool_call", "name": TOOLS[rng.randrange(len(TOOLS))],
+            "type": "tool_call",
+            "name": TOOLS[rng.randrange(len(TOOLS))],
             "arguments": {"order_id": f"A-{rng.randrange(1000)}", "n": i % 7},
-            "start_sec": at, "end_sec": round(t + 0.2, 3), "latency_ms": rng.randrange(20, 900),
+            "start_sec": at,
+            "end_sec": round(t + 0.2, 3),
+            "latency_ms": rng.randrange(20, 900),
         }
-        if rng.random() > 0.02:
-            span["result"] = {"ok": True, "status": "done"}
+        fate = rng.random()
+        if fate > 0.03:
+            span["result"] = {"ok": True, "status": rng.choice(["done", "done", "refunded"])}
+        elif fate > 0.02:
+            span["result"] = {"ok": False}
+        elif fate > 0.01:
+            span["status"] = "error"
         else:
             span["error"] = {"type": "Timeout", "message": "upstream timed out"}
         return span
@@ -67,12 +103,25 @@ def _span(rng: random.Random, i: int, t: float) -> dict[str, Any]:
     if roll < 0.93:
         return {"type": "llm_first_token", "time_sec": at, "latency_ms": rng.randrange(90, 700)}
     if roll < 0.97:
-        return {"type": "http_exchange", "method": rng.choice(["GET", "POST"]),
-                "url": f"https://api.example/v1/orders/{rng.randrange(1000)}",
-                "status_code": rng.choice([200, 200, 201, 500]), "time_sec": at}
+        span = {
+            "type": "http_exchange",
+            "method": rng.choice(["GET", "POST"]),
+            "url": f"https://api.example/v1/orders/{rng.randrange(1000)}",
+            "status_code": rng.choice([200, 200, 201, 500]),
+            "time_sec": at,
+        }
+        if rng.random() < 0.3:
+            span["response"] = {"state": rng.choice(["open", "closed"]), "id": i}
+        return span
     if roll < 0.99:
         return {"type": "dtmf", "digits": str(rng.randrange(10)), "time_sec": at}
-    return {"type": "handoff", "to": rng.choice(["billing", "human_supervisor"]), "time_sec": at}
+    if roll < 0.9999:
+        return {
+            "type": "handoff",
+            "to": rng.choice(["billing", "human_supervisor"]),
+            "time_sec": at,
+        }
+    return {"type": "hangup", "by": "agent", "reason": "timeout", "time_sec": at}
 
 
 def write_trace(path: Path, spans: int, seed: int) -> None:
@@ -84,8 +133,17 @@ def write_trace(path: Path, spans: int, seed: int) -> None:
         for i in range(spans - 1):
             t += 0.01
             out.write(json.dumps(_span(rng, i, t), separators=(",", ":")) + "\n")
-        out.write(json.dumps({"type": "call_ended", "by": "caller", "reason": "completed",
-                              "time_sec": round(t + 1, 3)}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "type": "call_ended",
+                    "by": "caller",
+                    "reason": "completed",
+                    "time_sec": round(t + 1, 3),
+                }
+            )
+            + "\n"
+        )
     tmp.replace(path)
 
 
@@ -96,12 +154,16 @@ AGENT_LINES = [
     "Your balance is {n} dollars and {n} cents.",
     "Sorry about that, let me check the order status for you.",
     "Is there anything else I can help you with today?",
+    "I can read back the number on file: 555-01{n:02d}.",
 ]
 CALLER_LINES = [
     "Hi, my order A-{n} never arrived and I want a refund.",
     "It is the fifth of May, nineteen eighty {n}.",
     "Can you tell me my balance please?",
     "No, that is all, thank you.",
+    "My card is 4111 1111 1111 1111, expiry twelve {n}.",
+    "Call me back at five five five, one two one two, or email jo{n}@example.com.",
+    "My social is 123-45-67{n:02d}.",
 ]
 
 
@@ -111,117 +173,116 @@ def write_transcript(path: Path, turns: int, seed: int) -> None:
     for i in range(turns):
         agent = i % 2 == 1
         line = rng.choice(AGENT_LINES if agent else CALLER_LINES).format(n=rng.randrange(100))
-        out.append({"role": "agent" if agent else "caller", "text": line,
-                    "start": i * 3.0, "end": i * 3.0 + 2.5})
+        out.append(
+            {
+                "role": "agent" if agent else "caller",
+                "text": line,
+                "start": i * 3.0,
+                "end": i * 3.0 + 2.5,
+            }
+        )
     path.write_text(json.dumps(out), encoding="utf-8")
 
 
-def mixed_assertions(n: int, seed: int) -> list[dict[str, Any]]:
-    """`n` assertions cycling through every deterministic kind (and `when`, formula, outcome),
-    each drawing its own tool, pattern or target so no two checks are the same question."""
-    rng = random.Random(seed)
-    items: list[dict[str, Any]] = []
+def _when_as_string_supported() -> bool:
+    """hotato 1.x wrote `when: some-id` for a one-element list; the mixes use that form when
+    this hotato reads it, and the list form otherwise (said in the output)."""
+    from hotato._documents import Document
+    from hotato.engine.loader import decode_assertion_document
+    from hotato.model.errors import InputError
 
-    def tool() -> str:
-        return TOOLS[rng.randrange(len(TOOLS))]
-
-    def spec(i: int) -> dict[str, Any]:
-        step = i % 22
-        if step == 0:
-            return {"kind": "tool_call", "name": tool()}
-        if step == 1:
-            return {"kind": "tool_call", "name": tool(),
-                    "args_subset": {"order_id": f"A-{rng.randrange(1000)}"}}
-        if step == 2:
-            return {"kind": "tool_call", "name": tool(), "count": {"min": 1, "max": 100000}}
-        if step == 3:
-            return {"kind": "tool_call", "require_order": [tool(), tool(), tool()]}
-        if step == 4:
-            return {"kind": "tool_call", "never_before": {"tool": tool(), "until": tool()}}
-        if step == 5:
-            return {"kind": "tool_result", "name": tool(), "result_subset": {"status": "done"}}
-        if step == 6:
-            return {"kind": "tool_error", "name": tool(), "error_matches": "timed out"}
-        if step == 7:
-            return {"kind": "http_result", "method": rng.choice(["GET", "POST"]),
-                    "url_matches": f"/v1/orders/{rng.randrange(1000)}$", "status": [200, 201]}
-        if step == 8:
-            return {"kind": "handoff", "to": rng.choice(["billing", "human_supervisor", "x"])}
-        if step == 9:
-            return {"kind": "dtmf", "digits": str(rng.randrange(100, 999))}
-        if step == 10:
-            return {"kind": "termination", "by": rng.choice(["caller", "agent"])}
-        if step == 11:
-            return {"kind": "sequence", "steps": [{"span_type": "caller_audio_active"},
-                                                  {"tool": tool()}, {"span_type": "handoff"}]}
-        if step == 12:
-            return {"kind": "count", "tool": tool(), "count": {"max": 50000}}
-        if step == 13:
-            return {"kind": "count", "span_type": "dtmf", "count": {"min": 1}}
-        if step == 14:
-            return {"kind": "latency", "tool": tool(), "max_ms": rng.randrange(500, 1500)}
-        if step == 15:
-            return {"kind": "phrase", "role": "agent", "regex": rng.choice([
-                "refund (has been|was) issued", "this call (is|may be) recorded",
-                rf"balance is {rng.randrange(100)} dollars"])}
-        if step == 16:
-            return {"kind": "phrase", "absent": True,
-                    "regex": rng.choice(["guarantee", "lawsuit", r"\bssn\b", "A-1000"])}
-        if step == 17:
-            return {"kind": "order", "before": "date of birth", "after": "your balance",
-                    "role": "agent"}
-        if step == 18:
-            return {"kind": "count", "phrase": rng.choice(["sorry", "refund", "order A-7"]),
-                    "role": "agent", "count": {"max": 100000}}
-        if step == 19:
-            return {"kind": "outcome", "all_of": [
-                {"tool_called": tool()}, {"phrase": "refund has been issued", "role": "agent"}]}
-        if step == 20:
-            return {"kind": "formula", "expr": f"{items[-1]['id']} and not {items[-2]['id']}"}
-        return {"kind": "tool_result", "name": tool(), "result_subset": {"ok": True},
-                "when": [items[-3]["id"]]}
-
-    for i in range(n):
-        items.append({"id": f"a-{i:04d}", **spec(i)})
-    return items
+    value = {
+        "version": 1,
+        "assertions": [
+            {"id": "a", "kind": "count", "span_type": "x", "count": 0},
+            {"id": "b", "kind": "count", "span_type": "x", "count": 0, "when": "a"},
+        ],
+    }
+    try:
+        decode_assertion_document(Document(value=value, file="probe", marks={}))
+    except (InputError, TypeError):
+        return False
+    return True
 
 
-def write_assertions(path: Path, items: list[dict[str, Any]]) -> None:
-    import yaml
+def mix_file(
+    n: int, seed: int, vocab: Vocabulary = VOCAB, weights: dict[str, float] | None = None
+) -> Callable[[Path], None]:
+    def make(path: Path) -> None:
+        items = random_mix(n, seed, vocab, weights)
+        if not WHEN_STRING:
+            for item in items:
+                if isinstance(item.get("when"), str):
+                    item["when"] = [item["when"]]
+        write_mix(path, items)
 
-    doc = {"version": 1, "assertions": items}
-    path.write_text(yaml.safe_dump(doc, sort_keys=False, width=200), encoding="utf-8")
+    return make
+
+
+WHEN_STRING = True  # set in main()
 
 
 def _cached(name: str, make: Callable[[Path], None]) -> Path:
     OUT.mkdir(exist_ok=True)
     path = OUT / name
     stamp = OUT / (name + ".v")
-    if not (path.exists() and stamp.exists() and stamp.read_text() == GEN_VERSION):
+    version = f"{GEN_VERSION}-{WHEN_STRING}"
+    if not (path.exists() and stamp.exists() and stamp.read_text() == version):
         started = time.perf_counter()
         make(path)
-        stamp.write_text(GEN_VERSION)
-        print(f"  generated {path.name} ({path.stat().st_size / 1e6:.1f} MB) "
-              f"in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        stamp.write_text(version)
+        print(
+            f"  generated {path.name} ({path.stat().st_size / 1e6:.1f} MB) "
+            f"in {time.perf_counter() - started:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
     return path
 
 
-def inputs() -> dict[str, Path]:
-    return {
-        "trace_1m": _cached("trace-1m.jsonl", lambda p: write_trace(p, 1_000_000, 1)),
-        "trace_100": _cached("trace-100.jsonl", lambda p: write_trace(p, 100, 2)),
-        "turns_1k": _cached("transcript-1k.json", lambda p: write_transcript(p, 1_000, 3)),
-        "turns_100k": _cached("transcript-100k.json", lambda p: write_transcript(p, 100_000, 4)),
-        "turns_small": _cached("transcript-small.json", lambda p: write_transcript(p, 20, 5)),
-        "assert_1000": _cached("assertions-1000.yaml",
-                               lambda p: write_assertions(p, mixed_assertions(1000, 6))),
-        "assert_10": _cached("assertions-10.yaml",
-                             lambda p: write_assertions(p, mixed_assertions(10, 7))),
-        "redos_turn": _cached("transcript-redos.json", lambda p: p.write_text(json.dumps(
-            [{"role": "caller", "text": "a" * 100_000 + "!"}]))),
-        "redos_assert": _cached("assertions-redos.yaml", lambda p: write_assertions(
-            p, [{"id": "redos", "kind": "phrase", "regex": "(a+)+$"}])),
-    }
+def _otlp_export(path: Path) -> None:
+    from ingest_bench import write_export
+
+    write_export(path, 1_000_000, 1_000)
+
+
+def inputs(quick: bool) -> dict[str, Callable[[], Path]]:
+    """Each input, generated (once) when a scenario first asks for it."""
+    made: dict[str, Path] = {}
+
+    def lazy(name: str, file: str, make: Callable[[Path], None]) -> None:
+        def get() -> Path:
+            if name not in made:
+                made[name] = _cached(file, make)
+            return made[name]
+
+        table[name] = get
+
+    table: dict[str, Callable[[], Path]] = {}
+    lazy("trace_1m", "trace-1m.jsonl", lambda p: write_trace(p, 1_000_000, 1))
+    lazy("trace_2m", "trace-2m.jsonl", lambda p: write_trace(p, 2_000_000, 11))
+    lazy("trace_100", "trace-100.jsonl", lambda p: write_trace(p, 100, 2))
+    lazy("turns_1k", "transcript-1k.json", lambda p: write_transcript(p, 1_000, 3))
+    lazy("turns_100k", "transcript-100k.json", lambda p: write_transcript(p, 100_000, 4))
+    for seed in SEEDS:
+        lazy(f"mix_1000_s{seed}", f"mix-1000-s{seed}.yaml", mix_file(1000, seed))
+    lazy("mix_2000_s1", "mix-2000-s1.yaml", mix_file(2000, 1))
+    lazy("mix_10000", "mix-10000-s5.yaml", mix_file(10_000, 5))
+    lazy("mix_turns", "mix-turns-1000-s6.yaml", mix_file(1000, 6, weights=TURNS_HEAVY))
+    lazy("mix_10", "mix-10-s7.yaml", mix_file(10, 7))
+    lazy("mix_otlp", "mix-otlp-1000-s8.yaml", mix_file(1000, 8, OTLP_VOCAB))
+    lazy("otlp_1m", "otlp-1m.jsonl", _otlp_export)
+    lazy(
+        "redos_turn",
+        "transcript-redos.json",
+        lambda p: p.write_text(json.dumps([{"role": "caller", "text": "a" * 100_000 + "!"}])),
+    )
+    lazy(
+        "redos_assert",
+        "assertions-redos.yaml",
+        lambda p: write_mix(p, [{"id": "redos", "kind": "phrase", "regex": "(a+)+$"}]),
+    )
+    return table
 
 
 # ---------------------------------------------------------------- measuring
@@ -243,8 +304,12 @@ class Run:
 def run_once(argv: list[str]) -> Run:
     """One whole process: wall time from spawn to reap, and the child's own peak RSS."""
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "hotato", *argv], env=CHILD_ENV,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hotato", *argv],
+        env=CHILD_ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -259,54 +324,179 @@ def run_once(argv: list[str]) -> Run:
 class Scenario:
     name: str
     what: str
-    argv: list[str]
+    argv: Callable[[], list[str]]  # built when the scenario runs: inputs are generated lazily
     max_s: float
     max_mb: float | None = None
-    runs: int = 1
+    small: bool = False  # many runs, one uncounted first (page cache, .pyc files)
 
 
-def scenarios(p: dict[str, Path], runs: int) -> list[Scenario]:
-    def run_args(assertions: Path, trace: Path | None, transcript: Path | None) -> list[str]:
-        argv = ["assert", "run", "--assertions", str(assertions), "--format", "json"]
+def _grade(
+    assertions: str, trace: str | None, transcript: str | None, p: dict[str, Callable[[], Path]]
+) -> Callable[[], list[str]]:
+    def argv() -> list[str]:
+        out = ["assert", "run", "--assertions", str(p[assertions]()), "--format", "json"]
         if trace is not None:
-            argv += ["--trace", str(trace)]
+            out += ["--trace", str(p[trace]())]
         if transcript is not None:
-            argv += ["--transcript", str(transcript)]
-        return argv
+            out += ["--transcript", str(p[transcript]())]
+        return out
 
-    return [
-        Scenario("big-trace", "1,000,000 spans + 1,000 assertions + 1,000 turns",
-                 run_args(p["assert_1000"], p["trace_1m"], p["turns_1k"]), 5.0, 600.0,
-                 runs=max(3, runs // 2)),
-        Scenario("many-turns", "100,000 turns + 1,000 assertions (100-span trace)",
-                 run_args(p["assert_1000"], p["trace_100"], p["turns_100k"]), 5.0,
-                 runs=max(3, runs // 2)),
-        Scenario("small", "100-span call, 10 assertions, start-up included",
-                 run_args(p["assert_10"], p["trace_100"], p["turns_small"]), 0.12, runs=runs),
-        Scenario("redos", "(a+)+$ over a 100,000-character turn",
-                 run_args(p["redos_assert"], None, p["redos_turn"]), 1.0, runs=runs),
+    return argv
+
+
+def scenarios(p: dict[str, Callable[[], Path]], quick: bool) -> list[Scenario]:
+    seeds = SEEDS[:1] if quick else SEEDS
+    rows = [
+        Scenario(
+            f"mix-1m-s{seed}",
+            f"1M spans, 1,000 assertions (mix seed {seed}), 1k turns",
+            _grade(f"mix_1000_s{seed}", "trace_1m", "turns_1k", p),
+            4.0,
+            500.0,
+        )
+        for seed in seeds
     ]
+    if not quick:
+        rows.append(
+            Scenario(
+                "mix-10k",
+                "1M spans, 10,000 assertions (random mix), 1k turns",
+                _grade("mix_10000", "trace_1m", "turns_1k", p),
+                8.0,
+            )
+        )
+    rows += [
+        Scenario(
+            "many-turns",
+            "100k turns, 1,000 assertions (pii/phrase/policy heavy)",
+            _grade("mix_turns", "trace_100", "turns_100k", p),
+            3.0,
+        ),
+        Scenario(
+            "otlp-graded",
+            "assert run on a 1M-span OTLP/JSON export, 1,000 asserts",
+            _grade("mix_otlp", "otlp_1m", None, p),
+            12.0,
+            600.0,
+        ),
+        Scenario(
+            "otlp-ingest",
+            "trace ingest of the 1M-span OTLP/JSON export",
+            lambda: [
+                "trace",
+                "ingest",
+                str(p["otlp_1m"]()),
+                "--out",
+                str(OUT / "otlp-1m.ingested.jsonl"),
+            ],
+            10.0,
+        ),
+        Scenario(
+            "small",
+            "100 spans, 10 mixed assertions, 1k turns, start-up included",
+            _grade("mix_10", "trace_100", "turns_1k", p),
+            0.10,
+            small=True,
+        ),
+        Scenario(
+            "redos",
+            "(a+)+$ over a 100,000-character turn",
+            _grade("redos_assert", None, "redos_turn", p),
+            1.0,
+            small=True,
+        ),
+    ]
+    return rows
+
+
+@dataclass
+class Measured:
+    sc: Scenario
+    secs: float
+    cpu: float
+    peak: float
+    runs: int
+
+    @property
+    def ok(self) -> bool:
+        return self.secs < self.sc.max_s and (self.sc.max_mb is None or self.peak < self.sc.max_mb)
+
+
+def measure(sc: Scenario, runs: int) -> Measured:
+    argv = sc.argv()
+    if sc.small:
+        run_once(argv)  # warm the page cache and .pyc files; not counted
+    done = [run_once(argv) for _ in range(runs)]
+    return Measured(
+        sc,
+        statistics.median(r.seconds for r in done),
+        statistics.median(r.cpu for r in done),
+        max(r.peak_mb for r in done),
+        runs,
+    )
+
+
+def _table(rows: list[Measured]) -> None:
+    print(
+        f"{'scenario':<12} {'what':<56} {'wall s':>7} {'cpu s':>7} {'target':>7} "
+        f"{'peak MB':>8} {'target':>7} {'runs':>4}  ok"
+    )
+    for m in rows:
+        mb = f"< {m.sc.max_mb:.0f}" if m.sc.max_mb else "-"
+        print(
+            f"{m.sc.name:<12} {m.sc.what:<56} {m.secs:>7.3f} {m.cpu:>7.3f} "
+            f"{'< ' + format(m.sc.max_s, 'g'):>7} {m.peak:>8.1f} {mb:>7} {m.runs:>4}  "
+            f"{'yes' if m.ok else 'MISSED'}",
+            flush=True,
+        )
+
+
+def scaling(p: dict[str, Callable[[], Path]], base: Measured, runs: int) -> int:
+    """Doubling the assertions (1M spans) adds < 15%; doubling the spans at most doubles."""
+    more_asserts = measure(
+        Scenario("x", "", _grade("mix_2000_s1", "trace_1m", "turns_1k", p), 0), runs
+    )
+    more_spans = measure(
+        Scenario("x", "", _grade("mix_1000_s1", "trace_2m", "turns_1k", p), 0), runs
+    )
+    checks = [
+        ("2x assertions (2,000) at 1M spans", more_asserts, 1.15),
+        ("2x spans (2M) with 1,000 assertions", more_spans, 2.0),
+    ]
+    missed = 0
+    print(f"\nscaling against mix-1m-s1 ({base.secs:.3f} s wall, {base.cpu:.3f} s cpu):")
+    for what, m, limit in checks:
+        ratio, cpu_ratio = m.secs / base.secs, m.cpu / base.cpu
+        ok = ratio < limit
+        missed += not ok
+        print(
+            f"  {what:<38} {m.secs:>7.3f} s  x{ratio:.2f} wall (x{cpu_ratio:.2f} cpu)  "
+            f"target < x{limit:g}  peak {m.peak:.0f} MB  {'yes' if ok else 'MISSED'}",
+            flush=True,
+        )
+    return missed
 
 
 def _floor() -> float:
     """The start-up no hotato change can remove: the interpreter and the chosen libraries."""
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import click, yaml, msgspec, re2"], env=CHILD_ENV,
-                   check=True)
+    subprocess.run(
+        [sys.executable, "-c", "import click, yaml, msgspec, re2"], env=CHILD_ENV, check=True
+    )
     return time.perf_counter() - started
 
 
-def by_kind(paths: dict[str, Path], name: str) -> None:
+def by_kind(p: dict[str, Callable[[], Path]], name: str, quick: bool) -> None:
     """Where the time goes, in-process: loading each input, then grading, summed per kind."""
     from hotato.engine.evaluate import Sources, grade
     from hotato.engine.loader import load_assertions
     from hotato.engine.plan import plan
-    from hotato.evidence.trace import load_trace
+    from hotato.engine.sources import open_trace
     from hotato.evidence.transcript import load_transcript
     from hotato.model.results import Result
 
-    sc = next(s for s in scenarios(paths, 1) if s.name == name)
-    argv = sc.argv
+    sc = next(s for s in scenarios(p, quick) if s.name == name)
+    argv = sc.argv()
     opt = {argv[i]: argv[i + 1] for i in range(2, len(argv) - 1) if argv[i].startswith("--")}
     timings: dict[str, float] = {}
 
@@ -317,9 +507,12 @@ def by_kind(paths: dict[str, Path], name: str) -> None:
         return value
 
     aset = timed("load assertions", lambda: load_assertions(opt["--assertions"]))
-    trace = timed("load trace", lambda: load_trace(opt["--trace"])) if "--trace" in opt else None
-    turns = (timed("load transcript", lambda: load_transcript(opt["--transcript"]))
-             if "--transcript" in opt else None)
+    trace = timed("load trace", lambda: open_trace(opt["--trace"])) if "--trace" in opt else None
+    turns = (
+        timed("load transcript", lambda: load_transcript(opt["--transcript"]))
+        if "--transcript" in opt
+        else None
+    )
     order = timed("plan", lambda: plan(aset.specs, aset.origins))
     sources = Sources(trace=trace, transcript=turns)
     done: dict[str, Result] = {}
@@ -328,51 +521,70 @@ def by_kind(paths: dict[str, Path], name: str) -> None:
         tag = str(spec.__struct_config__.tag)
         counts[tag] = counts.get(tag, 0) + 1
         done[spec.id] = timed(f"grade {tag}", lambda spec=spec: grade(spec, sources, done))
-    print(f"{name}: seconds in-process (indexes are built by whichever check asks first)")
+    print(
+        f"\ncost per kind, {name} in-process (an index is charged to the first assertion "
+        "that asks for it)"
+    )
+    print(f"  {'phase or kind':<22} {'seconds':>8} {'asserts':>8} {'ms each':>8}")
     for label, secs in sorted(timings.items(), key=lambda kv: -kv[1]):
         n = counts.get(label.removeprefix("grade "), 0)
-        print(f"  {label:<22} {secs:>8.3f}" + (f"  ({n} assertions)" if n else ""))
+        each = f"{1000 * secs / n:>8.3f}" if n else ""
+        print(f"  {label:<22} {secs:>8.3f} {n or '':>8} {each}")
 
 
 def main(argv: list[str] | None = None) -> int:
+    global WHEN_STRING
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", help="comma-separated scenario names")
-    parser.add_argument("--runs", type=int, default=7, help="runs per small scenario (median)")
-    parser.add_argument("--by-kind", metavar="SCENARIO",
-                        help="instead: time one scenario in-process, per phase and per kind")
+    parser.add_argument("--runs", type=int, default=3, help="runs per big scenario (median)")
+    parser.add_argument("--small-runs", type=int, default=9, help="runs per small scenario")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="one seed, one run per scenario, no 10k-assertion or scaling runs",
+    )
+    parser.add_argument(
+        "--by-kind",
+        metavar="SCENARIO",
+        help="instead: time one scenario in-process, per phase and per kind",
+    )
     args = parser.parse_args(argv)
+    WHEN_STRING = _when_as_string_supported()
+    paths = inputs(args.quick)
     if args.by_kind:
-        by_kind(inputs(), args.by_kind)
+        by_kind(paths, args.by_kind, args.quick)
         return 0
+    runs = 1 if args.quick else args.runs
+    small_runs = 3 if args.quick else args.small_runs
     chosen = set(args.only.split(",")) if args.only else None
-    paths = inputs()
-    rows = []
-    missed = 0
-    for sc in scenarios(paths, args.runs):
+    print(
+        f"load average {os.getloadavg()[0]:.2f} at the start; mixes use `when:` as "
+        f"{'a string and a list' if WHEN_STRING else 'a list only (strings not read here)'}",
+        flush=True,
+    )
+    rows: list[Measured] = []
+    for sc in scenarios(paths, args.quick):
         if chosen is not None and sc.name not in chosen:
             continue
-        run_once(sc.argv)  # warm the page cache and .pyc files; not counted
-        done = [run_once(sc.argv) for _ in range(sc.runs)]
-        secs = statistics.median(r.seconds for r in done)
-        cpu = statistics.median(r.cpu for r in done)
-        peak = max(r.peak_mb for r in done)
-        ok = secs < sc.max_s and (sc.max_mb is None or peak < sc.max_mb)
-        missed += not ok
-        rows.append((sc, secs, cpu, peak, len(done), ok))
-    print(f"{'scenario':<11} {'what':<52} {'wall s':>8} {'cpu s':>7} {'target':>7} "
-          f"{'peak MB':>8} {'target':>7} {'runs':>4}  ok")
-    for sc, secs, cpu, peak, n, ok in rows:
-        mb = f"< {sc.max_mb:.0f}" if sc.max_mb else "-"
-        target = "< " + format(sc.max_s, "g")
-        print(f"{sc.name:<11} {sc.what:<52} {secs:>8.3f} {cpu:>7.3f} {target:>7} "
-              f"{peak:>8.1f} {mb:>7} {n:>4}  {'yes' if ok else 'MISSED'}")
+        rows.append(measure(sc, small_runs if sc.small else runs))
+    _table(rows)
+    missed = sum(not m.ok for m in rows)
+    base = next((m for m in rows if m.sc.name == "mix-1m-s1"), None)
+    if base is not None and not args.quick:
+        missed += scaling(paths, base, runs)
     if chosen is None or "small" in chosen:
-        floor = statistics.median(_floor() for _ in range(args.runs))
-        print(f"floor: python importing click, yaml, msgspec and re2 alone takes {floor:.3f} s "
-              "(median), before any hotato code")
-    load = os.getloadavg()[0]
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPU(s), load average {load:.2f}; "
-          "whole processes, median wall and CPU time, peak RSS from wait4")
+        floor = statistics.median(_floor() for _ in range(small_runs))
+        print(
+            f"floor: python importing click, yaml, msgspec and re2 alone takes {floor:.3f} s "
+            "(median), before any hotato code"
+        )
+    if base is not None:
+        by_kind(paths, "mix-1m-s1", args.quick)
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPU(s), load average "
+        f"{os.getloadavg()[0]:.2f} at the end; whole processes, median wall and CPU time, "
+        "peak RSS from wait4"
+    )
     return 1 if missed else 0
 
 

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/run.py                 # all of them, one after another
     .venv/bin/python bench/run.py engine ingest   # only bench/engine_bench.py and ingest_bench.py
+    .venv/bin/python bench/run.py --quick         # smaller inputs, one run each (a few minutes)
 
 Each benchmark runs as its own process and prints its own table (figures against its targets);
 this prints a closing line per benchmark with its exit code (0: ran and met its targets).
@@ -18,9 +19,18 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# What --quick passes each benchmark: one seed and one run, or smaller inputs.
+QUICK = {
+    "engine": ["--quick"],
+    "conversation": ["--mb", "20"],
+    "ingest": ["--spans", "100000"],
+    "state": ["--queries", "1000"],
+}
 
 
 def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    argv = [a for a in argv if a != "--quick"]
     scripts = sorted(HERE.glob("*_bench.py"))
     if argv:
         wanted = {a.removesuffix(".py").removesuffix("_bench") for a in argv}
@@ -33,7 +43,8 @@ def main(argv: list[str]) -> int:
     for script in scripts:
         print(f"\n=== {script.name} " + "=" * max(0, 70 - len(script.name)), flush=True)
         started = time.perf_counter()
-        code = subprocess.run([sys.executable, str(script)], cwd=HERE.parent).returncode
+        extra = QUICK.get(script.name.removesuffix("_bench.py"), []) if quick else []
+        code = subprocess.run([sys.executable, str(script), *extra], cwd=HERE.parent).returncode
         summary.append((script.name, code, time.perf_counter() - started))
     print("\n=== summary " + "=" * 66)
     for name, code, seconds in summary:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -56,7 +56,7 @@ def encoded(text: str) -> bytes:
     return text.encode("utf-8")
 
 
-# --- searching a transcript's turns ------------------------------------------------------------
+# --- searching many texts (a transcript's turns, recorded URLs) ---------------------------------
 #
 # One RE2 call per turn costs about a microsecond and a half however short the turn, so 100,000
 # turns x a few hundred patterns is minutes. Instead each pattern runs over the turns' text
@@ -74,39 +74,57 @@ _TURN_BY_TURN = re2.compile(rb"\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m")
 def matching_turns(
     transcript: Transcript, role: str | None, pattern: str, case_sensitive: bool = False
 ) -> Iterator[Turn]:
-    """The turns (of `role`) whose text matches `pattern`, in transcript order."""
-    turns = transcript.of_role(role)
+    """The turns (of `role`) whose text matches `pattern`, in transcript order. Found once per
+    (role, pattern, case) per transcript, however many assertions ask."""
+    who = "any" if role in (None, "any") else normalize_role(str(role))
+    key = ("turns_matching", who, pattern, case_sensitive)
+
+    def build() -> list[Turn]:
+        turns = transcript.of_role(role)
+        hits = matching_lines(
+            transcript, ("turns", who), [t.text for t in turns], pattern, case_sensitive
+        )
+        return [turns[i] for i in hits]
+
+    return iter(derived(transcript, key, build))
+
+
+def matching_lines(
+    owner: Any, key: Hashable, texts: list[str], pattern: str, case_sensitive: bool = False
+) -> list[int]:
+    """The positions of the `texts` that `pattern` matches. The joined text is kept on `owner`
+    (a trace or transcript) under `key`, so every pattern over the same texts shares it."""
     compiled = compile_pattern(pattern, case_sensitive)
-    if len(turns) < max(JOIN_AT_LEAST, 1) or _TURN_BY_TURN.search(pattern.encode("utf-8")):
-        return (t for t in turns if compiled.search(encoded(t.text)))
-    key = ("joined", "any" if role in (None, "any") else normalize_role(str(role)))
-    joined, starts = derived(transcript, key, lambda: _join(turns))
+    if len(texts) < max(JOIN_AT_LEAST, 1) or _TURN_BY_TURN.search(pattern.encode("utf-8")):
+        return [i for i, text in enumerate(texts) if compiled.search(encoded(text))]
+    joined, starts = derived(owner, ("joined", key), lambda: _join(texts))
     spanning = compile_pattern("(?m)" + pattern, case_sensitive)
-    return _confirmed(turns, joined, starts, spanning, compiled)
+    return list(_confirmed(texts, joined, starts, spanning, compiled))
 
 
-def _join(turns: list[Turn]) -> tuple[bytes, array[int]]:
+def _join(texts: list[str]) -> tuple[bytes, array[int]]:
     starts: array[int] = array("q")
     parts = []
     at = 0
-    for turn in turns:
-        text = encoded(turn.text)
+    for text in texts:
+        data = encoded(text)
         starts.append(at)
-        parts.append(text)
-        at += len(text) + 1
+        parts.append(data)
+        at += len(data) + 1
     return b"\n".join(parts), starts
 
 
-def _confirmed(turns: list[Turn], joined: bytes, starts: array[int], spanning: Any,
-               compiled: Any) -> Iterator[Turn]:
+def _confirmed(
+    texts: list[str], joined: bytes, starts: array[int], spanning: Any, compiled: Any
+) -> Iterator[int]:
     at = 0
     while True:
         hit = spanning.search(joined, at)
         if hit is None:
             return
         i = bisect.bisect_right(starts, hit.start()) - 1
-        if compiled.search(encoded(turns[i].text)):
-            yield turns[i]
-        if i + 1 == len(turns):
+        if compiled.search(encoded(texts[i])):
+            yield i
+        if i + 1 == len(texts):
             return
-        at = starts[i + 1]  # the next turn, whatever this hit spanned
+        at = starts[i + 1]  # the next text, whatever this hit spanned

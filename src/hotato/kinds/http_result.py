@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from hotato.kinds._base import Evidence, Spec, kind
-from hotato.kinds._regex import compile_pattern, encoded, pattern_problems
+from hotato.kinds._regex import matching_lines, pattern_problems
 from hotato.kinds._trace_util import as_object, derived, span_ids
 from hotato.model.evidence import Span, Trace
 from hotato.model.match import subset
@@ -47,6 +48,42 @@ def _validate(spec: HttpResult) -> list[str]:
     return problems
 
 
+class Exchanges:
+    """Every recorded exchange, its fields read once: method (upper case), URL and status code
+    as plain values, indexed by method and by URL; bodies decoded when first compared."""
+
+    def __init__(self, trace: Trace) -> None:
+        self.spans = trace.by_type.get("http_exchange", [])
+        self.methods: list[str] = []
+        self.statuses: list[int | None] = []
+        self.by_method: dict[str, list[int]] = {}
+        self.by_url: dict[str, list[int]] = {}
+        for i, span in enumerate(self.spans):
+            method = str(span.read("method") or "").upper()
+            url = str(span.read("url") or "")
+            self.methods.append(method)
+            self.statuses.append(_status(span))
+            self.by_method.setdefault(method, []).append(i)
+            self.by_url.setdefault(url, []).append(i)
+        self.urls = list(self.by_url)
+        self._bodies: dict[int, Any] = {}
+
+    def body(self, i: int) -> Any:
+        if i not in self._bodies:
+            self._bodies[i] = as_object(self.spans[i].read("response"))
+        return self._bodies[i]
+
+    def with_url(self, trace: Trace, pattern: str) -> set[int]:
+        """The exchanges whose URL matches `pattern`: the pattern runs once per run over the
+        distinct URLs (joined, as transcript turns are), however many assertions share it."""
+
+        def build() -> set[int]:
+            hits = matching_lines(trace, "http_urls", self.urls, pattern)
+            return {i for u in hits for i in self.by_url[self.urls[u]]}
+
+        return derived(trace, ("http_url", pattern), build)
+
+
 def _status(span: Span) -> int | None:
     code = span.read("status_code")
     if code is None and isinstance(span.status, int):
@@ -54,51 +91,35 @@ def _status(span: Span) -> int | None:
     return code if isinstance(code, int) and not isinstance(code, bool) else None
 
 
-Exchange = tuple[str, int | None, Span]  # method (upper case), status code, the span
-
-
-def _by_url(trace: Trace) -> dict[str, list[Exchange]]:
-    """Every recorded exchange, read once and grouped by URL: a check runs its URL pattern
-    once per distinct URL, and reads method and status as plain values."""
-    groups: dict[str, list[Exchange]] = {}
-    for span in trace.by_type.get("http_exchange", []):
-        method = span.read("method")
-        url = span.read("url") or ""
-        groups.setdefault(str(url), []).append((str(method or "").upper(), _status(span), span))
-    return groups
-
-
-def _body(span: Span) -> Any:
-    return as_object(span.read("response"))
-
-
 @kind(HttpResult, reads={Source.TRACE}, validate=_validate)
 def check(spec: HttpResult, ev: Evidence) -> Verdict:
     assert ev.trace is not None
     trace = ev.trace
-    groups = derived(trace, "http_result", lambda: _by_url(trace))
-    pattern = compile_pattern(spec.url_matches) if spec.url_matches is not None else None
+    ex = derived(trace, "http_exchanges", lambda: Exchanges(trace))
     method = spec.method.upper() if spec.method is not None else None
     wanted = (
         None
         if spec.status is None
         else (spec.status if isinstance(spec.status, list) else [spec.status])
     )
-    matched: list[Span] = []
-    for url, exchanges in groups.items():
-        if pattern is not None and not pattern.search(encoded(url)):
-            continue
-        matched += [
-            span
-            for got_method, status, span in exchanges
-            if (method is None or got_method == method)
-            and (wanted is None or status in wanted)
-            and (spec.response_subset is None or subset(spec.response_subset, _body(span)))
-        ]
-    matched.sort(key=lambda s: s.index)
+    # Start from the narrowest index the spec names, then hold each candidate to the rest.
+    urls = ex.with_url(trace, spec.url_matches) if spec.url_matches is not None else None
+    pool: Sequence[int] = range(len(ex.spans))
+    if method is not None:
+        pool = ex.by_method.get(method, [])
+    if urls is not None and len(urls) < len(pool):
+        pool = sorted(urls)
+    matched = [
+        ex.spans[i]
+        for i in pool
+        if (method is None or ex.methods[i] == method)
+        and (urls is None or i in urls)
+        and (wanted is None or ex.statuses[i] in wanted)
+        and (spec.response_subset is None or subset(spec.response_subset, ex.body(i)))
+    ]
     if matched:
         return Verdict.passed(
             f"{len(matched)} recorded exchange(s) match", evidence=span_ids(matched)
         )
-    total = sum(len(exchanges) for exchanges in groups.values())
+    total = len(ex.spans)
     return Verdict.failed(f"none of the {total} recorded HTTP exchange(s) match", observed=total)

@@ -7,9 +7,10 @@ from typing import Any
 import msgspec
 
 from hotato.kinds._base import Evidence, Role, Spec, kind
+from hotato.kinds._payloads import results_of
 from hotato.kinds._regex import matching_turns, pattern_problems
 from hotato.kinds._timing import first_value, is_present
-from hotato.kinds._trace_util import as_object
+from hotato.kinds._trace_util import derived
 from hotato.kinds.state import judge_state
 from hotato.kinds.tool_call import calls
 from hotato.model.match import dotted, missing
@@ -127,13 +128,15 @@ def _part(spec: Outcome, part: Part, ev: Evidence) -> tuple[bool | None, str]:
     if part.tool_called is not None:
         found = calls(ev.trace, part.tool_called, part.args_subset)
         return bool(found), f"tool {part.tool_called!r} {'ran' if found else 'never ran'}"
-    spans = [s for s in ev.trace.tool_calls.get(str(part.tool), []) if s.has_result]
-    if not spans:
-        return (
-            None if ev.trace.tool_calls.get(str(part.tool)) else False
-        ), f"tool {part.tool!r} recorded no result"
-    present = any(
-        not missing(dotted(as_object(s.read("result")), str(part.field_present))) for s in spans
+    tool, path = str(part.tool), str(part.field_present)
+    trace = ev.trace
+    results = results_of(trace, tool)
+    if not results.recorded:
+        return (None if results.spans else False), f"tool {part.tool!r} recorded no result"
+    present = derived(
+        trace,
+        ("field_present", tool, path),
+        lambda: results.any_value(lambda v: not missing(dotted(v, path))),
     )
     return present, f"field {part.field_present!r} {'is' if present else 'is not'} in the result"
 

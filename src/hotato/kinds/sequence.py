@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import bisect
+from array import array
+
 import msgspec
 
 from hotato.kinds._base import Evidence, Spec, kind
-from hotato.kinds._trace_util import span_ids, time_ordered
-from hotato.model.evidence import Span
+from hotato.kinds._trace_util import derived, span_ids, time_ordered
+from hotato.model.evidence import Span, Trace
 from hotato.model.results import Verdict
 from hotato.model.status import Source
 
@@ -51,17 +54,48 @@ def _validate(spec: Sequence) -> list[str]:
     return problems
 
 
+def _places(trace: Trace, step: Step) -> list[int]:
+    """Where the step's spans sit in the trace's time order, ascending; once per step per run.
+    An ingested trace is already in time order, so a span's place is its index."""
+
+    def build() -> list[int]:
+        spans = (
+            trace.tool_calls.get(step.tool, [])
+            if step.tool is not None
+            else trace.by_type.get(str(step.span_type), [])
+        )
+        ordered = time_ordered(trace)
+        if ordered is trace.spans:
+            return [s.index for s in spans]
+        rank = derived(trace, "time_rank", lambda: _ranks(ordered))
+        return sorted([rank[s.index] for s in spans])
+
+    key = ("sequence", step.tool, step.span_type)
+    return derived(trace, key, build)
+
+
+def _ranks(ordered: list[Span]) -> array[int]:
+    rank = array("q", bytes(8 * len(ordered)))
+    for place, span in enumerate(ordered):
+        rank[span.index] = place
+    return rank
+
+
 @kind(Sequence, reads={Source.TRACE}, validate=_validate)
 def check(spec: Sequence, ev: Evidence) -> Verdict:
     assert ev.trace is not None
+    # The earliest in-order subsequence: each step's first place after the previous step's.
+    ordered = time_ordered(ev.trace)
     hits: list[Span] = []
-    position = 0
-    for span in time_ordered(ev.trace):
-        if position < len(spec.steps) and spec.steps[position].matches(span):
-            hits.append(span)
-            position += 1
-            if position == len(spec.steps):
-                break
+    at = -1
+    for step in spec.steps:
+        places = _places(ev.trace, step)
+        nxt = bisect.bisect_right(places, at)
+        if nxt == len(places):
+            break
+        at = places[nxt]
+        hits.append(ordered[at])
+    position = len(hits)
     if position == len(spec.steps):
         return Verdict.passed(
             f"all {len(spec.steps)} steps occurred in order", evidence=span_ids(hits)

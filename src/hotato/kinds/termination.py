@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from itertools import chain
+
 from hotato.kinds._base import Evidence, Spec, kind
-from hotato.kinds._trace_util import span_ids
-from hotato.model.evidence import TERMINATION_TYPES, Span
+from hotato.kinds._trace_util import derived, span_ids
+from hotato.model.evidence import TERMINATION_TYPES, Span, Trace
 from hotato.model.results import Verdict
 from hotato.model.status import Source
 
@@ -40,18 +42,37 @@ def _reason(span: Span) -> str | None:
     return str(value) if value is not None else None
 
 
-def _matches(spec: Termination, span: Span) -> bool:
-    if spec.reason is not None and (_reason(span) or "").lower() != spec.reason.lower():
-        return False
-    return spec.by is None or _by(span) == spec.by.lower()
+class Ends:
+    """Every end-of-call span, read once per run: grouped by what it says (reason in lower case,
+    who ended it), so an assertion looks at the few distinct endings, not at every span."""
+
+    def __init__(self, trace: Trace) -> None:
+        self.spans = trace.of_types(TERMINATION_TYPES)
+        self.groups: dict[tuple[str, str | None], list[Span]] = {}
+        for span in self.spans:
+            said = ((_reason(span) or "").lower(), _by(span))
+            self.groups.setdefault(said, []).append(span)
+        self.observed = [{"reason": _reason(s), "by": _by(s)} for s in self.spans[:5]] or None
+
+    def matching(self, reason: str | None, by: str | None) -> list[Span]:
+        found = [
+            spans
+            for (said, who), spans in self.groups.items()
+            if (reason is None or said == reason) and (by is None or who == by)
+        ]
+        return found[0] if len(found) == 1 else sorted(chain(*found), key=lambda s: s.index)
 
 
 @kind(Termination, reads={Source.TRACE})
 def check(spec: Termination, ev: Evidence) -> Verdict:
     assert ev.trace is not None
-    ends = ev.trace.of_types(TERMINATION_TYPES)
-    matched = [s for s in ends if _matches(spec, s)]
-    observed = [{"reason": _reason(s), "by": _by(s)} for s in ends[:5]] or None
+    trace = ev.trace
+    read = derived(trace, "termination", lambda: Ends(trace))
+    ends, observed = read.spans, read.observed
+    matched = read.matching(
+        spec.reason.lower() if spec.reason is not None else None,
+        spec.by.lower() if spec.by is not None else None,
+    )
     want = {k: v for k, v in (("reason", spec.reason), ("by", spec.by)) if v is not None}
     if spec.absent:
         if matched:

@@ -49,35 +49,53 @@ def _may_have_raised(span: Span) -> bool:
     )
 
 
-def errors(trace: Trace, name: str | None) -> list[Span]:
-    if name is None:
-        candidates = [s for s in trace.by_type.get("tool_call", ())]
-    else:
-        candidates = list(trace.tool_calls.get(name, ()))
-    raised = [s for s in candidates if _may_have_raised(s) and s.raised()]
-    raised += [s for s in trace.of_types(ERROR_SPAN_TYPES) if name is None or s.name == name]
-    raised.sort(key=lambda s: s.index)
-    return raised
+class Raised:
+    """Every error the trace records, found in one pass over its tool spans: in trace order,
+    each with its error text, and grouped by tool name."""
+
+    def __init__(self, trace: Trace) -> None:
+        tools = trace.by_type.get("tool_call", [])
+        found = [s for s in tools if _may_have_raised(s) and s.raised()]
+        found += trace.of_types(ERROR_SPAN_TYPES)
+        found.sort(key=lambda s: s.index)
+        self.spans = found
+        self.texts = {s.index: error_text(s) for s in found}
+        self.by_name: dict[str | None, list[Span]] = {None: found}
+        for span in found:
+            if span.name is not None:
+                self.by_name.setdefault(span.name, []).append(span)
+
+
+def errors(trace: Trace, name: str | None, matches: str | None = None) -> tuple[Raised, list[Span]]:
+    """The errors of `name` (any tool when None) whose text matches `matches`, once per run."""
+    raised = derived(trace, "tool_errors", lambda: Raised(trace))
+    found = raised.by_name.get(name, [])
+    if matches is None:
+        return raised, found
+
+    def build() -> list[Span]:
+        pattern = compile_pattern(matches)
+        return [s for s in found if pattern.search(encoded(raised.texts[s.index]))]
+
+    return raised, derived(trace, ("tool_errors", name, matches), build)
 
 
 @kind(ToolError, reads={Source.TRACE}, validate=_validate)
 def check(spec: ToolError, ev: Evidence) -> Verdict:
     assert ev.trace is not None
-    trace, name = ev.trace, spec.name
-    found = derived(trace, ("tool_errors", name), lambda: errors(trace, name))
-    if spec.error_matches is not None:
-        pattern = compile_pattern(spec.error_matches)
-        found = [s for s in found if pattern.search(encoded(error_text(s)))]
+    raised, found = errors(ev.trace, spec.name, spec.error_matches)
     who = f"tool {spec.name!r}" if spec.name else "a tool"
     if spec.absent:
         if found:
             return Verdict.failed(
                 f"{who} errored but must not have",
-                observed=[error_text(s) for s in found[:5]],
+                observed=[raised.texts[s.index] for s in found[:5]],
                 evidence=span_ids(found),
             )
         return Verdict.passed(f"{who} never errored")
     if found:
-        return Verdict.passed(f"{who} raised: {error_text(found[0])}", evidence=span_ids(found))
+        return Verdict.passed(
+            f"{who} raised: {raised.texts[found[0].index]}", evidence=span_ids(found)
+        )
     match = f" matching {spec.error_matches!r}" if spec.error_matches else ""
     return Verdict.failed(f"{who} raised no error{match} in the trace")

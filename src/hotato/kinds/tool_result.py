@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import islice
 from typing import Any
 
 from hotato.kinds._base import Evidence, Spec, kind
-from hotato.kinds._trace_util import EVIDENCE_LIMIT, as_object, span_ids
-from hotato.model.evidence import Span
-from hotato.model.match import subset
+from hotato.kinds._payloads import results_of
+from hotato.kinds._trace_util import EVIDENCE_LIMIT, span_ids
 from hotato.model.results import Verdict
 from hotato.model.status import Source
 
@@ -33,35 +30,28 @@ class ToolResult(Spec, tag="tool_result", frozen=True):
     result_subset: dict[str, Any] = {}
 
 
-def recorded_results(spans: list[Span]) -> Iterator[tuple[Span, Any]]:
-    """The spans that recorded a result, each with its result (JSON strings read as JSON)."""
-    return ((s, as_object(s.read("result"))) for s in spans if s.has_result)
-
-
 @kind(ToolResult, reads={Source.TRACE})
 def check(spec: ToolResult, ev: Evidence) -> Verdict:
     assert ev.trace is not None
-    spans = ev.trace.tool_calls.get(spec.name, [])
+    results = results_of(ev.trace, spec.name)
+    spans = results.spans
     if not spans:
         return Verdict.failed(
             f"tool {spec.name!r} produced no result span in the trace", observed=0
         )
-    # Results are read lazily and the scan stops at the evidence shown: one match passes.
-    hits = (s for s, result in recorded_results(spans) if subset(spec.result_subset, result))
-    matched = list(islice(hits, EVIDENCE_LIMIT))
+    matched = [spans[i] for i in results.matching(spec.result_subset)[:EVIDENCE_LIMIT]]
     if matched:
         return Verdict.passed(
             f"tool {spec.name!r} returned a result containing {spec.result_subset}",
             evidence=span_ids(matched),
         )
-    known = sum(1 for s in spans if s.has_result)
-    if known < len(spans):
+    if results.recorded < len(spans):
         return Verdict.inconclusive(
-            f"{len(spans) - known} of {len(spans)} {spec.name!r} span(s) recorded no result; "
-            "the returned value is unknown",
+            f"{len(spans) - results.recorded} of {len(spans)} {spec.name!r} span(s) recorded no "
+            "result; the returned value is unknown",
             evidence=span_ids(spans),
         )
-    observed = [result for _, result in islice(recorded_results(spans), 5)]
+    observed = results.first_recorded(5)
     return Verdict.failed(
         f"tool {spec.name!r} ran {len(spans)} time(s) but no result contained {spec.result_subset}",
         observed=observed,
