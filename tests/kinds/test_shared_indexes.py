@@ -397,12 +397,14 @@ def test_termination_matches_the_scan(
             item[key] = value
     result = run(item, trace)
     ends = [s for s in trace.spans if s.type in TERMINATION_TYPES]
-    last = max(ends, key=lambda s: (s.time or 0.0, s.index)) if ends else None
-    matched = (
-        last is not None
-        and (reason is None or (last.reason or "").lower() == reason)
-        and (by is None or last.by == by)
-    )
+    matched = [
+        s.id
+        for s in ends
+        if (reason is None or (s.read("reason") or "").lower() == reason)
+        and (by is None or (s.read("ended_by") or "").lower() == by)
+    ]
+    if matched:
+        assert result.evidence == matched[:20]
     if absent:
         assert result.status is (Status.FAIL if matched else Status.PASS)
     else:

@@ -101,12 +101,13 @@ class Payloads:
         return out
 
 
-# A call's group is its payload's raw bytes; a payload kept under `attributes` (read with the
-# model's field reader) is grouped by the attributes' bytes, marked so the two never mix.
+# A call's group is its payload's raw bytes. The model's field reader may also read the payload
+# from `attributes` (when the top level holds none, or null), so a span with attributes is
+# grouped by both: calls in one group always read the same payload.
 def _arguments_raw(span: Span) -> bytes:
-    if span.arguments_raw or not span.attributes_raw:
+    if not span.attributes_raw:
         return bytes(span.arguments_raw)
-    return b"@" + bytes(span.attributes_raw)
+    return bytes(span.arguments_raw) + b"\n" + bytes(span.attributes_raw)
 
 
 def _arguments(span: Span) -> Any:
@@ -114,9 +115,11 @@ def _arguments(span: Span) -> Any:
 
 
 def _result_raw(span: Span) -> bytes | None:
-    if span.result_raw:
+    if not span.has_result:
+        return None
+    if not span.attributes_raw:
         return bytes(span.result_raw)
-    return b"@" + bytes(span.attributes_raw) if span.has_result else None
+    return bytes(span.result_raw) + b"\n" + bytes(span.attributes_raw)
 
 
 def _result(span: Span) -> Any:
