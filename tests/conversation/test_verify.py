@@ -364,3 +364,30 @@ def test_verify_never_crashes_on_a_manifest(pristine: Path, manifest: dict[str, 
         assert report.refused or set(report.verified) == set(manifest["artifacts"])
     finally:
         shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize(
+    ("drop", "said"),
+    [
+        ("bytes", "artifacts.trace is malformed: 'bytes' is missing"),
+        ("sha256", "artifacts.trace is malformed: 'sha256' is missing"),
+        ("path", "artifacts.trace is malformed: 'path' is missing"),
+    ],
+)
+def test_an_entry_missing_a_field_is_malformed_whichever_field(
+    art: Path, drop: str, said: str
+) -> None:
+    # Without its size or its digest an entry cannot be checked: malformed, never a mismatch.
+    edit_manifest(art, lambda m: m["artifacts"]["trace"].pop(drop))
+    doc = refused(art)
+    assert doc["mismatches"] == []
+    assert [p for p in doc["problems"] if p.startswith("artifacts.trace")] == [
+        said + " (an entry needs path, sha256, bytes)"
+    ]
+
+
+def test_an_entry_with_a_size_that_is_not_a_number_is_malformed(art: Path) -> None:
+    edit_manifest(art, lambda m: m["artifacts"]["trace"].update(bytes="12"))
+    doc = refused(art)
+    assert doc["mismatches"] == []
+    assert any("artifacts.trace is malformed: 'bytes' is not valid" in p for p in doc["problems"])

@@ -119,8 +119,11 @@ def verify_artifact(folder: str | os.PathLike[str]) -> Report:
     if "assertions" not in children:
         report.unbound.append("assertions: the manifest binds no evaluated results")
     for name, entry in sorted(children.items()):
-        if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
-            report.problems.append(f"artifacts.{name} is malformed (needs path, sha256, bytes)")
+        malformed = _malformed(entry)
+        if malformed:
+            report.problems.append(
+                f"artifacts.{name} is malformed: {malformed} (an entry needs path, sha256, bytes)"
+            )
             continue
         path, why = _safe_child(base, entry.get("path"))
         if path is None:
@@ -152,6 +155,22 @@ def verify_artifact(folder: str | os.PathLike[str]) -> Report:
     if "assertions" in report.verified:
         _check_state_bound(base, children, report)
     return report
+
+
+def _malformed(entry: Any) -> str:
+    """What is wrong with a manifest entry's shape, or "" when nothing is: an entry without
+    its digest or its size cannot be checked, so neither is a mismatch."""
+    if not isinstance(entry, dict):
+        return f"it is {type(entry).__name__}, not a mapping"
+    wrong = []
+    for key, ok in (
+        ("path", isinstance(entry.get("path"), str)),
+        ("sha256", isinstance(entry.get("sha256"), str)),
+        ("bytes", isinstance(entry.get("bytes"), int) and not isinstance(entry.get("bytes"), bool)),
+    ):
+        if not ok:
+            wrong.append(f"{key!r} is {'missing' if key not in entry else 'not valid'}")
+    return ", ".join(wrong)
 
 
 def _check_state_bound(base: Path, children: dict[str, Any], report: Report) -> None:
