@@ -279,3 +279,31 @@ def test_labels_without_trust_are_refused(work: Path) -> None:
     (work / "labels").mkdir()
     code, _, err = _run(work, "--labels", "labels")
     assert code == 2 and "--trust" in err
+
+
+def test_a_verified_label_settles_its_human_rubric_on_the_rubric_shelf(work: Path) -> None:
+    code, doc, _ = _run(work, "--out", "art")
+    (tone,) = doc["rubric"]["results"]
+    assert tone["status"] == "INCONCLUSIVE" and "authority" not in tone
+    _label(work, "tone", "pass", "me", "labels/tone.json")
+
+    code, doc, _ = _run(work, "--labels", "labels", "--trust", "me/signing.pub")
+    assert code == 1  # 'landed' is still unsettled: the shelf changes no exit code by itself
+    (tone,) = doc["rubric"]["results"]
+    assert tone["status"] == "PASS" and tone["authority"] == "human"
+    assert "signed human label" in tone["reason"]
+    ran = hotato("test", "run", "t.yaml", "--agent", "res-v1", "--transcript", "transcript.json",
+                 "--trace", "trace.jsonl", "--labels", "labels", "--trust", "me/signing.pub",
+                 cwd=work)
+    assert any(
+        line.split()[:2] == ["PASS", "tone"] and line.endswith("(authority: human)")
+        for line in ran.out.splitlines()
+    ), ran.out
+
+
+def test_an_untrusted_label_settles_nothing_on_the_rubric_shelf(work: Path) -> None:
+    _run(work, "--out", "art")
+    _label(work, "tone", "fail", "stranger", "labels/tone.json")
+    _, doc, _ = _run(work, "--labels", "labels", "--trust", "me/signing.pub")
+    (tone,) = doc["rubric"]["results"]
+    assert tone["status"] == "INCONCLUSIVE" and "authority" not in tone

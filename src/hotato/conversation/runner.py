@@ -13,6 +13,7 @@ from hotato.conversation.scorecard import (
     dimensions,
     human_failures,
     passed,
+    settle_rubric,
 )
 from hotato.conversation.testfile import ConversationTest
 from hotato.engine.evaluate import Sources, evaluate
@@ -89,8 +90,8 @@ def run_test(
         from hotato.conversation.judge import rubric_lane as judged
 
         rubric_lane = judged(None)  # no judge: every criterion INCONCLUSIVE, counted apart
-    rubric = rubric_lane(test, sources)
     human = human or {}
+    rubric = settle_rubric(rubric_lane(test, sources), human)
     conds = conditions(test.required, results, rubric, human)
     ok = passed(conds, gate_judge, human)
     per_run = [passed(conditions(test.required, r, rubric, human), gate_judge, human) for r in runs]

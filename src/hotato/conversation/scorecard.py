@@ -15,6 +15,38 @@ HumanVerdicts = Mapping[str, frozenset[Status]]
 """Per assertion id, the verdicts verified human labels give it (several when in conflict)."""
 
 
+def settle_rubric(rubric: list[dict[str, Any]], human: HumanVerdicts) -> list[dict[str, Any]]:
+    """The rubric shelf with each criterion a person labelled showing that person's verdict,
+    `authority: human` (law 8: a person is an authority, a model never is). Labels in conflict
+    settle nothing and say so. A judge's own answer is kept beside it as `judge_status`."""
+    shelf = []
+    for result in rubric:
+        verdicts = human.get(str(result.get("id")))
+        if not verdicts:
+            shelf.append(result)
+            continue
+        if len(verdicts) > 1:
+            shown = sorted(v.value for v in verdicts)
+            shelf.append(
+                {
+                    **result,
+                    "reason": f"verified human labels disagree ({shown}); nothing is settled",
+                }
+            )
+            continue
+        (verdict,) = verdicts
+        settled = {
+            **result,
+            "status": verdict.value,
+            "authority": "human",
+            "reason": f"settled by a verified, signed human label: {verdict.value}",
+        }
+        if result.get("kind") == "judge_rubric":
+            settled["judge_status"] = result.get("status")
+        shelf.append(settled)
+    return shelf
+
+
 def settled_pass(human: HumanVerdicts) -> set[str]:
     """Ids a person confirmed as PASS, every label agreeing. Only these settle an INCONCLUSIVE."""
     return {i for i, v in human.items() if v == {Status.PASS}}

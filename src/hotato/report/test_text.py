@@ -32,7 +32,8 @@ def render(doc: dict[str, Any], results: list[Result], color: bool = False) -> s
         )
         out += ["", f"rubric lane ({gated}; deterministic: false):"]
         for r in doc["rubric"]["results"]:
-            out.append(f"  {_word(r['status'], color)}  {r['id']}  {r.get('reason', '')}")
+            who = " (authority: human)" if r.get("authority") == "human" else ""
+            out.append(f"  {_word(r['status'], color)}  {r['id']}  {r.get('reason', '')}{who}")
     human = doc.get("human")
     if human:
         out += ["", "human lane (signed labels):"]
