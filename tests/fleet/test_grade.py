@@ -172,3 +172,19 @@ def test_another_run_in_the_same_folder_is_refused(fleet: Fleet, tmp_path: Path)
 def test_exactly_one_of_assertions_or_test(fleet: Fleet, tmp_path: Path, flags: tuple) -> None:
     ran = hotato("fleet", "grade", str(fleet.manifest), "--out", str(tmp_path / "r"))
     assert ran.code == 2 and "exactly one of --assertions FILE or --test FILE" in ran.err
+
+
+def test_a_rerun_never_doubles_a_call_refused_or_changed(fleet: Fleet, tmp_path: Path) -> None:
+    rows = fleet.rows()
+    rows[3]["trace"] = "files/later.jsonl"  # not there yet: refused
+    fleet.manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    grade(fleet, tmp_path / "r")
+    code, out, _ = grade(fleet, tmp_path / "r")
+    assert "7 graded, 1 refused; 8 were already done)" in out
+    (fleet.root / "files" / "later.jsonl").write_bytes(
+        (fleet.root / "files" / "trace.jsonl").read_bytes()
+    )
+    code, out, _ = grade(fleet, tmp_path / "r")
+    assert "7 were already done, 1 changed since graded and kept as graded" in out
+    calls = pq.read_table(tmp_path / "r" / "calls").to_pylist()
+    assert sorted(c["call_id"] for c in calls) == [f"c{i:03d}" for i in range(8)]

@@ -35,7 +35,14 @@ def final(p: Progress, out: str) -> str:
     assert t is not None
     return (
         f"fleet {p.run_id}: {t.calls}/{p.total} calls in {out} ({t.graded} graded, "
-        f"{t.refused} refused; {p.counts['resumed']} were already done); "
+        f"{t.refused} refused; {p.counts['resumed']} were already done"
+        + (
+            f", {p.counts['changed']} changed since graded and kept as graded: grade them "
+            "into a new --out"
+            if p.counts["changed"]
+            else ""
+        )
+        + "); "
         f"assertions: pass {t.passed} fail {t.failed} inconclusive {t.inconclusive}; "
         f"{t.failed_calls} call(s) failed"
     )

@@ -29,20 +29,39 @@ def _filter(text: str) -> tuple[str, Any]:
 
 
 @state_group.command("snapshot")
-@click.option("--state", "source", required=True, metavar="SOURCE",
-              help="The system of record: a JSON sandbox, a SQLite file, a postgresql:// or "
-              "mysql:// URL, or an adapter file.")
+@click.option(
+    "--state",
+    "source",
+    required=True,
+    metavar="SOURCE",
+    help="The system of record: a JSON sandbox, a SQLite file, a postgresql:// or "
+    "mysql:// URL, or an adapter file.",
+)
 @click.option("--resource", required=True, metavar="R", help="The table or mapped resource.")
-@click.option("--filter", "filters", multiple=True, metavar="KEY=VALUE",
-              help="A column equality (repeatable). VALUE is read as JSON when it is a JSON "
-              "number, true, false, null or a quoted string, else as text: id=42 is the number "
-              "42, 'id=\"42\"' and zip=02139 are strings.")
-@click.option("--out", required=True, metavar="FILE", type=click.Path(dir_okay=False),
-              help="Where to write the snapshot (replaced atomically).")
-@click.option("--append", is_flag=True,
-              help="Add this capture to the snapshot already in --out instead of replacing it.")
-def snapshot_cmd(source: str, resource: str, filters: tuple[str, ...], out: str,
-                 append: bool) -> None:
+@click.option(
+    "--filter",
+    "filters",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A column equality (repeatable). VALUE is read as JSON when it is a JSON "
+    "number, true, false, null or a quoted string, else as text: id=42 is the number "
+    "42, 'id=\"42\"' and zip=02139 are strings.",
+)
+@click.option(
+    "--out",
+    required=True,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Where to write the snapshot (replaced atomically).",
+)
+@click.option(
+    "--append",
+    is_flag=True,
+    help="Add this capture to the snapshot already in --out instead of replacing it.",
+)
+def snapshot_cmd(
+    source: str, resource: str, filters: tuple[str, ...], out: str, append: bool
+) -> None:
     """Capture one record now, before the call, for `--state-before FILE`.
 
     The file is a JSON sandbox ({resource: [records]}) with a `_meta` header listing each
@@ -65,19 +84,25 @@ def snapshot_cmd(source: str, resource: str, filters: tuple[str, ...], out: str,
     if append and _exists(out):
         earlier = read_json_file(out, "snapshot")
         if not isinstance(earlier, dict) or not isinstance(earlier.get(META_KEY), dict):
-            raise InputError.one("--append: not a snapshot written by hotato state snapshot",
-                                 file=out)
+            raise InputError.one(
+                "--append: not a snapshot written by hotato state snapshot", file=out
+            )
     with open_state(source) as state:
         if earlier is not None and earlier[META_KEY].get("source") not in (None, state.description):
-            raise InputError.one(f"--append: this snapshot was taken from "
-                                 f"{earlier[META_KEY].get('source')}, not {state.description}",
-                                 file=out)
+            raise InputError.one(
+                f"--append: this snapshot was taken from "
+                f"{earlier[META_KEY].get('source')}, not {state.description}",
+                file=out,
+            )
         taken, record = capture(state.after, resource, wanted)
         write_snapshot(out, snapshot_document(state.description, [(taken, record)], earlier))
     if taken.error is not None:
-        click.echo(f"hotato: warning: could not read {resource} {wanted} "
-                   f"({taken.error.cause}): {taken.error.message}; recorded in {out}, a "
-                   "state_change over it will be INCONCLUSIVE", err=True)
+        click.echo(
+            f"hotato: warning: could not read {resource} {wanted} "
+            f"({taken.error.cause}): {taken.error.message}; recorded in {out}, a "
+            "state_change over it will be INCONCLUSIVE",
+            err=True,
+        )
         return
     found = "1 record" if taken.found else "no matching record"
     click.echo(f"{resource} {json.dumps(wanted)}: {found}; wrote {out}")

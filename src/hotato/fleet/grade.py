@@ -10,10 +10,8 @@ from pathlib import Path
 
 from hotato.fleet.manifest import Manifest, read_calls
 from hotato.fleet.store import ResultStore, RunMeta, Totals, run_id_for
-from hotato.fleet.worker import Batch, BatchOut, Job, assertions_digest, decode_job
+from hotato.fleet.worker import COUNTS, Batch, BatchOut, Job, assertions_digest, decode_job
 from hotato.model.errors import InputError
-
-COUNTS = ("pass", "fail", "inconclusive", "refused", "graded", "resumed")
 
 
 @dataclass(frozen=True)
@@ -41,7 +39,8 @@ class Progress:
 
     @property
     def done(self) -> int:
-        return self.counts["graded"] + self.counts["refused"] + self.counts["resumed"]
+        c = self.counts
+        return c["graded"] + c["refused"] + c["resumed"] + c["changed"]
 
     @property
     def elapsed(self) -> float:

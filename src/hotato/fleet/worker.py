@@ -26,6 +26,11 @@ if TYPE_CHECKING:
     from hotato.runs.grader import Grader
 
 
+# What a batch reports: assertion statuses, and calls graded, refused, already held with the
+# same inputs (resumed) or held with inputs that have changed since (changed: not regraded).
+COUNTS = ("pass", "fail", "inconclusive", "refused", "graded", "resumed", "changed")
+
+
 @dataclass(frozen=True)
 class Job:
     """What every batch of one run shares; small enough to send with each task."""
@@ -53,7 +58,7 @@ class Batch:
 class BatchOut:
     results: pa.Table
     calls: pa.Table
-    counts: dict[str, int]  # pass, fail, inconclusive, refused, graded, resumed
+    counts: dict[str, int]  # COUNTS
 
 
 def decode_job(job: Job) -> AssertionSet:
@@ -114,16 +119,15 @@ def grade_batch(batch: Batch) -> BatchOut:
     grader, binder = _grader(batch.job)
     results: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
-    counts = dict.fromkeys(("pass", "fail", "inconclusive", "refused", "graded", "resumed"), 0)
+    counts = dict.fromkeys(COUNTS, 0)
     with tempfile.TemporaryDirectory(prefix="hotato-fleet-") as scratch:
-        for row in batch.calls:
-            call, rows = _grade_call(batch, grader, binder, row, Path(scratch) / str(len(calls)))
+        for n, row in enumerate(batch.calls):
+            what, call, rows = _grade_call(batch, grader, binder, row, Path(scratch) / str(n))
+            counts[what] += 1
             if call is None:
-                counts["resumed"] += 1
                 continue
             calls.append(call)
             results.extend(rows)
-            counts["refused" if call["status"] == "refused" else "graded"] += 1
             for key in ("pass", "fail", "inconclusive"):
                 counts[key] += call[key] or 0
     return BatchOut(table(results, result_schema()), table(calls, call_schema()), counts)
@@ -131,7 +135,11 @@ def grade_batch(batch: Batch) -> BatchOut:
 
 def _grade_call(
     batch: Batch, grader: Grader, binder: Binder, row: CallRow, scratch: Path
-) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+) -> tuple[str, dict[str, Any] | None, list[dict[str, Any]]]:
+    """("graded" | "refused", the call's row, its result rows), or ("resumed" | "changed",
+    None, []) for a call this results folder already holds: its recorded input digest equal
+    to (or, changed, different from) the one its files give now. Either way it is not
+    written again, so a call never has two rows."""
     from hotato.fleet.files import fetch
 
     job = batch.job
@@ -142,28 +150,30 @@ def _grade_call(
         "started_at": None,
         "variables": {k: _text(v) for k, v in sorted(row.variables.items())},
     }
+    refusal: InputError | None = None
+    local: dict[str, str | None] = {}
+    digests: dict[str, str | None] = {}
     try:
         head["started_at"] = _started(row.started_at)
-        local: dict[str, str | None] = {}
-        digests: dict[str, str | None] = {}
         for what in ("trace", "transcript", "audio"):
             path = getattr(row, what)
             local[what], digests[what] = fetch(path, scratch, what) if path else (None, None)
         head["input_digest"] = _key(job, row, digests)
-        recorded = batch.done.get(row.call_id)
-        if recorded == head["input_digest"]:
-            return None, []
-        if recorded is not None:
-            raise InputError.one(
-                "its inputs changed since this results folder graded it; grade into a new --out"
-            )
+    except InputError as exc:
+        refusal = exc
+        head["input_digest"] = _key(job, row, {})
+    recorded = batch.done.get(row.call_id)
+    if recorded is not None:
+        return ("resumed" if recorded == head["input_digest"] else "changed"), None, []
+    try:
+        if refusal is not None:
+            raise refusal
         bound = binder.bind({c: row.column(c) for c in job.used})
         outcome = grader.grade(
             trace=local["trace"], transcript=local["transcript"], assertions=bound
         ).outcome
     except InputError as exc:
-        head.setdefault("input_digest", _key(job, row, {}))
-        return {
+        refused = {
             **head,
             "status": "refused",
             "message": _message(row, exc),
@@ -171,7 +181,8 @@ def _grade_call(
             "pass": None,
             "fail": None,
             "inconclusive": None,
-        }, []
+        }
+        return "refused", refused, []
     tally = outcome.tally
     call = {
         **head,
@@ -199,7 +210,7 @@ def _grade_call(
         }
         for r in outcome.results
     ]
-    return call, rows
+    return "graded", call, rows
 
 
 def _key(job: Job, row: CallRow, digests: dict[str, str | None]) -> str:
