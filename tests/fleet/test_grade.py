@@ -180,11 +180,11 @@ def test_a_rerun_never_doubles_a_call_refused_or_changed(fleet: Fleet, tmp_path:
     fleet.manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
     grade(fleet, tmp_path / "r")
     code, out, _ = grade(fleet, tmp_path / "r")
-    assert "7 graded, 1 refused; 8 were already done)" in out
+    assert code == 1 and "7 graded, 1 refused; 8 were already done)" in out
     (fleet.root / "files" / "later.jsonl").write_bytes(
         (fleet.root / "files" / "trace.jsonl").read_bytes()
     )
     code, out, _ = grade(fleet, tmp_path / "r")
-    assert "7 were already done, 1 changed since graded and kept as graded" in out
+    assert code == 1 and "7 were already done, 1 changed since graded and kept as graded" in out
     calls = pq.read_table(tmp_path / "r" / "calls").to_pylist()
     assert sorted(c["call_id"] for c in calls) == [f"c{i:03d}" for i in range(8)]
