@@ -113,3 +113,41 @@ def test_an_empty_export_says_so_and_grades_inconclusive(tmp_path: Path) -> None
     }
     assert statuses == {"INCONCLUSIVE"}, ran.out
     assert "holds no tool call and no spoken turn" in ran.out
+
+
+def test_the_grader_takes_the_transcript_an_export_carries(tmp_path: Path) -> None:
+    from hotato.runs.grader import Grader
+
+    spec = tmp_path / "a.yaml"
+    spec.write_text(ASSERTIONS)
+    with Grader(spec) as grader:
+        result = grader.grade(trace=VENDORS / "vapi_squad_end_of_call_report.json")
+        by_id = {r.id: r.status.value for r in result.outcome.results}
+    assert by_id == {"refund-result": "INCONCLUSIVE", "said-refund": "PASS"}
+
+
+CONVERSATION_TEST = """\
+kind: hotato.conversation-test
+version: 1
+id: squad-refund
+agent: squad
+assertions:
+  deterministic:
+    - {id: looked-up, kind: tool_result, name: lookup_order, result_subset: {total: 42}}
+    - {id: said-refund, kind: phrase, regex: "refund has been issued", role: agent}
+success:
+  required: [no_deterministic_fail]
+"""
+
+
+def test_test_run_takes_the_transcript_an_export_carries(tmp_path: Path) -> None:
+    (tmp_path / "t.yaml").write_text(CONVERSATION_TEST)
+    trace = VENDORS / "vapi_squad_end_of_call_report.json"
+    ran = hotato("test", "run", "t.yaml", "--agent", "squad", "--trace", str(trace), cwd=tmp_path)
+    rows = {
+        line.split()[1]: line.split()[0]
+        for line in ran.out.splitlines()
+        if line.strip().startswith(("PASS", "FAIL", "INCONCLUSIVE"))
+    }
+    assert rows == {"looked-up": "PASS", "said-refund": "PASS"}, ran.out + ran.err
+    assert ran.code == 0
