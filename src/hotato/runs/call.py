@@ -9,6 +9,7 @@ from typing import Any
 from hotato.conversation.calls import CallFiles
 from hotato.conversation.document import test_run_document
 from hotato.conversation.runner import TestRun, run_test
+from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest
 from hotato.model.errors import InputError
 from hotato.model.status import Policy
@@ -129,6 +130,13 @@ def single(
 ) -> tuple[TestRun, dict[str, Any]]:
     """Grade one call and, with `req.out`, write its artifact (never under a refusal)."""
     preflight(req, test)
+    with staged(files) as call:  # each input read once: what is graded is what is bound
+        return _single(req, test, call)
+
+
+def _single(
+    req: RunRequest, test: ConversationTest, files: CallFiles
+) -> tuple[TestRun, dict[str, Any]]:
     run = grade_call(req, test, files)
     doc = test_run_document(run)
     if req.out is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from hotato.conversation.calls import CallFiles, call_files
 from hotato.conversation.discover import find_tests
 from hotato.conversation.document import test_run_document
+from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest, load_test
 from hotato.model.errors import InputError
 from hotato.runs.call import grade_call, preflight, write_artifact
@@ -98,16 +100,18 @@ def suite(req: RunRequest, folder: Path) -> ConversationOutcome:
     plan = _plan(req, suite_tests(folder))
     # Grade every test before writing anything: a refusal part-way leaves no artifacts behind.
     graded = []
-    for test, files, out in plan:
-        run = grade_call(req.for_test(test), test, files)
-        graded.append((test, files, out, run, test_run_document(run)))
-    if req.out is not None and not Path(req.out).exists():
-        Path(req.out).mkdir()
     items: list[Graded] = []
-    for test, files, out, run, doc in graded:
-        if out is not None:
-            doc["artifact"] = write_artifact(req.for_test(test), test, doc, files, out)
-        items.append(Graded(test.id, run, doc))
+    with contextlib.ExitStack() as stack:  # each call's inputs read once, graded and bound
+        for test, files, out in plan:
+            call = stack.enter_context(staged(files))
+            run = grade_call(req.for_test(test), test, call)
+            graded.append((test, call, out, run, test_run_document(run)))
+        if req.out is not None and not Path(req.out).exists():
+            Path(req.out).mkdir()
+        for test, call, out, run, doc in graded:
+            if out is not None:
+                doc["artifact"] = write_artifact(req.for_test(test), test, doc, call, out)
+            items.append(Graded(test.id, run, doc))
     code = max((int(g.document["exit_code"]) for g in items), default=0)
     document: dict[str, Any] = {
         "kind": "hotato.test-suite",

@@ -3,6 +3,7 @@ interval, and one artifact per trial."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from hotato.conversation.calls import trial_folders
 from hotato.conversation.document import test_run_document
 from hotato.conversation.reliability import Aggregate
 from hotato.conversation.runner import TestRun
+from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest
 from hotato.model.errors import InputError
 from hotato.runs.call import grade_call, preflight, write_artifact
@@ -49,12 +51,15 @@ def trials(req: RunRequest, test: ConversationTest) -> tuple[list[TestRun], dict
         if out is not None:
             preflight(replace(req, out=out), test, check_out=root is not None and root.exists())
     # Grade every trial before writing anything: a refusal part-way leaves no artifacts behind.
-    runs = [grade_call(replace(req, repetitions=1), test, c) for c in calls]
-    artifacts: list[dict[str, Any]] = []
-    if root is not None:
-        root.mkdir(exist_ok=True)
-        for c, r, out in zip(calls, runs, outs, strict=True):
-            artifacts.append(write_artifact(req, test, test_run_document(r), c, str(out)))
+    # Each call's inputs are read once: the bytes graded are the bytes bound.
+    with contextlib.ExitStack() as stack:
+        calls = [stack.enter_context(staged(c)) for c in calls]
+        runs = [grade_call(replace(req, repetitions=1), test, c) for c in calls]
+        artifacts: list[dict[str, Any]] = []
+        if root is not None:
+            root.mkdir(exist_ok=True)
+            for c, r, out in zip(calls, runs, outs, strict=True):
+                artifacts.append(write_artifact(req, test, test_run_document(r), c, str(out)))
     passes = sum(r.passed for r in runs)
     agg = Aggregate(n, k, passes, independent=True)
     first = test_run_document(runs[0])
