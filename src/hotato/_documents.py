@@ -6,7 +6,6 @@ strictly as JSON, with marks taken from the same composer when it can read the t
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -63,6 +62,8 @@ def load_document(path: str | os.PathLike[str], what: str) -> Document:
 
 def parse_document(text: str, name: str, what: str, is_json: bool = False) -> Document:
     if is_json:
+        import json  # YAML documents never need it
+
         try:
             value = json.loads(text, object_pairs_hook=_no_duplicates)
         except _DuplicateKey as dup:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import traceback
-
 import click
 
 from hotato.model.errors import InputError
@@ -40,6 +38,8 @@ def run_cli(cli: click.Group, argv: list[str] | None) -> int:
     except Exception as exc:  # a bug: never exit 1, which would read as a FAIL
         click.echo(f"hotato: internal error: {type(exc).__name__}: {exc}", err=True)
         if _debug():
+            import traceback  # only for a crash, so start-up does not pay for it
+
             traceback.print_exc()
         else:
             click.echo("hotato: set HOTATO_DEBUG=1 for the traceback", err=True)

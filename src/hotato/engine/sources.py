@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import codecs
-import hashlib
 
 import msgspec
 
@@ -46,6 +45,8 @@ def open_call(path: str, fmt: str = "auto", verified_sha256: str | None = None) 
     """A trace file's evidence: its spans, and for a stack's export the transcript it carries
     and whether it held no call evidence at all (see `hotato.evidence.ingest.load_call`)."""
     if fmt == "native" or (fmt == "auto" and _is_native(path)):
+        import hashlib  # OpenSSL loads only when a signed trace is read
+
         from hotato.evidence.trace import load_trace
 
         digest = hashlib.sha256() if verified_sha256 else None

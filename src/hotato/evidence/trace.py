@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from hotato._io import check_readable
+from hotato._io import check_readable, gc_paused
 from hotato.model.errors import InputError, Problem
 from hotato.model.evidence import SPAN_KEYS, Span, Trace
 
@@ -88,7 +88,7 @@ def load_trace(path: str | os.PathLike[str], digest: Any = None) -> Trace:
         handle = p.open("rb")
     except OSError as exc:
         raise InputError.one(f"cannot read trace: {exc.strerror}", file=name) from exc
-    with handle:
+    with handle, gc_paused():
         lineno = 0
         for raw in handle:
             lineno += 1

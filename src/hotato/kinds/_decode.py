@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Mapping
 from typing import Any
@@ -16,6 +15,8 @@ from hotato.model.status import Policy
 
 
 def did_you_mean(word: str, choices: list[str]) -> str:
+    import difflib  # only on the way out with a problem
+
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
 

@@ -8,7 +8,6 @@ graded the same way wherever it is merged or named. Same version, same bytes, sa
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -88,6 +87,8 @@ def load_pack(name_or_path: str) -> Pack:
     else:
         raise UsageError([Problem(unknown_pack_message(name_or_path))])
     doc = load_document(path, "pack")
+    import hashlib  # OpenSSL loads only when a pack is read
+
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     return _decode(doc, str(path), digest, bundled=not is_path(name_or_path))
 
