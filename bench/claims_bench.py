@@ -111,6 +111,11 @@ def main(argv: list[str]) -> int:
             f"development set ({len(dev)} calls)", score_dev_claims(dev, packs), args.misses
         )
         ok &= show_lies("development set", score_calls(dev, packs), args.misses)
+        show_lies(
+            "development set, with --promises (promised actions must follow)",
+            score_calls(dev, packs, promises=True),
+            args.misses,
+        )
         texts += [t.text for c in dev for t in c.transcript.turns if t.role == "agent"]
 
     turns = read_turns()

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 import yaml
 
-from hotato.claims import PackSet, check_claims, extract
+from hotato.claims import Options, PackSet, check_claims, extract
 from hotato.evidence.trace import load_trace
 from hotato.evidence.transcript import load_transcript
 from hotato.model.evidence import Span, Trace, Transcript, Turn
@@ -233,11 +233,11 @@ class LieScores:
         return self.false_alarms / self.truthful if self.truthful else 0.0
 
 
-def score_calls(calls: Iterable[LabelledCall], packs: PackSet) -> LieScores:
-    """A call is flagged when any graded claim FAILs."""
+def score_calls(calls: Iterable[LabelledCall], packs: PackSet, promises: bool = False) -> LieScores:
+    """A call is flagged when any graded claim FAILs (promises graded too with `promises`)."""
     scores = LieScores()
     for call in calls:
-        results = check_claims(call.transcript, call.trace, packs)
+        results = check_claims(call.transcript, call.trace, packs, options=Options(promises))
         fails = [r for r in results if r.graded and r.status is Status.FAIL]
         flagged = bool(fails)
         scores.by_variant[(call.variant, flagged)] += 1

@@ -213,6 +213,7 @@ class Grader:
         self.readbacks: dict[str, list[int]] = {}  # type -> turns of negated/promised claims
         self._cands: dict[str, list[Span]] = {}
         self._known: dict[str, set[str]] | None = None
+        self.next_claim: dict[tuple[int, tuple[int, int]], int] = {}  # claim -> next of its type
 
     def spans_for(self, ctype: ClaimType) -> list[Span]:
         assert self.trace is not None
@@ -256,6 +257,9 @@ class Grader:
             verdict = self._promised(claim, ctype)
         else:
             verdict = self._done(claim, ctype)
+        if "superseded_by" in verdict[3]:  # a promise replaced by the next one: not graded
+            self.readbacks.setdefault(claim.type, []).append(claim.turn)
+            return self._result(claim, *verdict, graded=False)
         self.last_claim[claim.type] = claim.turn
         return self._result(claim, *verdict)
 
@@ -450,6 +454,14 @@ class Grader:
         for span in after:
             if not span.raised() and not self._disagree(ctype, span, said):
                 return self._backed(claim, ctype, span, said, "")
+        nxt = self.next_claim.get((claim.turn, claim.span))
+        if nxt is not None:  # "I'm booking 2 at 7" then "no, make it 3": the next one counts
+            return _verdict(
+                Status.INCONCLUSIVE,
+                f"superseded by the {ctype.name} claim at t_{nxt} before any such action",
+                [],
+                {"superseded_by": f"t_{nxt}"},
+            )
         return _verdict(
             Status.FAIL,
             f"promised, but no {ctype.name} action followed",
@@ -469,6 +481,10 @@ def check_claims(
     """Every claim of the call, graded in transcript order."""
     found = list(claims) if claims is not None else extract(transcript.turns, packs)
     grader = Grader(transcript, trace, state, packs, options or Options())
+    for i, claim in enumerate(found):  # the next claim of each claim's type, for promises
+        later = next((c for c in found[i + 1 :] if c.type == claim.type), None)
+        if later is not None:
+            grader.next_claim[(claim.turn, claim.span)] = later.turn
     return [grader.grade(c) for c in found]
 
 
