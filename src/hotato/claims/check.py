@@ -94,8 +94,8 @@ READBACK_WINDOW = 12  # turns before a claim searched for the agent's read-backs
 
 @dataclass
 class Said:
-    """What was stated for one claim: entities by kind, the turns they came from, and the text
-    of the read-back context (to tell a name that was read back last from one replaced)."""
+    """What was stated for one claim: entities by kind, the turns they came from, and the folded
+    text of the read-backs (to tell a name read back last from one it replaced)."""
 
     entities: dict[str, list[Entity]]
     turns: list[int]
@@ -332,7 +332,7 @@ class Grader:
         for span in reversed(fresh):
             problems = self._disagree(ctype, span, said)
             if not problems:
-                return self._backed(claim, ctype, span, said, "")
+                return self._backed(claim, ctype, span, said)
             checked.append((span, problems))
         if checked:
             span, problems = checked[0]
@@ -416,7 +416,7 @@ class Grader:
         return None
 
     def _backed(
-        self, claim: Claim, ctype: ClaimType, span: Span, said: Said, note: str
+        self, claim: Claim, ctype: ClaimType, span: Span, said: Said
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
         self.ledger.used[span.id] = claim.turn
         what = span.name or span.type
@@ -453,7 +453,7 @@ class Grader:
         said = said_for(claim, self.turns, self.last_claim.get(claim.type, -1), self.packs)
         for span in after:
             if not span.raised() and not self._disagree(ctype, span, said):
-                return self._backed(claim, ctype, span, said, "")
+                return self._backed(claim, ctype, span, said)
         nxt = self.next_claim.get((claim.turn, claim.span))
         if nxt is not None:  # "I'm booking 2 at 7" then "no, make it 3": the next one counts
             return _verdict(
