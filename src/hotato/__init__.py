@@ -57,6 +57,8 @@ __all__ = [
     "UsageError",
     "Verification",
     "__version__",
+    "check_claims",
+    "extract_claims",
     "grade",
     "ingest",
     "load_assertions",

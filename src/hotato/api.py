@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from hotato.conversation.judge import JudgeConfig
     from hotato.evidence.ingest import IngestResult
     from hotato.model.evidence import Trace
+    from hotato.runs.claims import ClaimsFound, ClaimsGraded
 
 Paths = Sequence[PathLike]
 
@@ -208,6 +209,44 @@ def _path(test: PathLike | ConversationTest) -> str:
     return "." if isinstance(test, ConversationTest) else os.fspath(test)
 
 
+def extract_claims(transcript: PathLike, *, packs: Sequence[str] = ()) -> ClaimsFound:
+    """The claims of done (or failed) actions in a transcript's agent turns, as
+    `hotato claims extract` lists them: `.claims`, each with turn, span, text, type, polarity
+    and entities. `packs`: claim packs besides `core` (bundled names or files)."""
+    from hotato.runs.claims import find_claims
+
+    return find_claims(os.fspath(transcript), packs)
+
+
+def check_claims(
+    transcript: PathLike,
+    *,
+    trace: PathLike | None = None,
+    state: str | None = None,
+    packs: Sequence[str] = (),
+    types: Sequence[str] = (),
+    promises: bool = False,
+    inconclusive_policy: str = "report",
+    trace_format: str = "auto",
+) -> ClaimsGraded:
+    """Every claim of one call graded against its trace (and state, where a pack asks), as
+    `hotato claims check` grades them: `.results` (status, reason, evidence per claim),
+    `.summary` and `.exit_code`. See docs/claims.md."""
+    from hotato.model.status import Policy
+    from hotato.runs.claims import grade_claims
+
+    return grade_claims(
+        os.fspath(transcript),
+        os.fspath(trace) if trace is not None else None,
+        state,
+        packs,
+        types,
+        promises,
+        Policy(inconclusive_policy),
+        trace_format,
+    )
+
+
 def verify_artifact(folder: PathLike, *, trust: Paths = ()) -> Verification:
     """Re-hash every child an artifact's manifest binds; with `trust` (public keys or folders
     of them) its signature must hold too. Look at `.ok`: a refusal is a verdict, not an error."""
@@ -308,6 +347,8 @@ __all__ = [
     "Problem",
     "UsageError",
     "Verification",
+    "check_claims",
+    "extract_claims",
     "grade",
     "ingest",
     "load_assertions",
