@@ -5,8 +5,9 @@
 1. N demo-sized calls (each its own trace and transcript files, 10 assertions, one a state read
    of the demo's SQLite orders table through ${call.order_id}) graded by `fleet grade` on the
    local process pool (the machine's cores), end to end: manifest, grading, Parquet writes.
-   Target: 10,000 calls under 60 s. The per-call overhead is the pool's CPU time per call
-   minus the Grader's own per-call time measured in one process.
+   Target: 10,000 calls under 60 s. The per-call overhead is the CPU time per call of the
+   whole run (driver and workers, start-up included) minus the Grader's own CPU time per call
+   measured in one process: CPU time, unlike wall time, holds on a machine others load.
 2. The same calls on a two-worker Dask LocalCluster (warmed by a 100-call run first, as a
    long-lived cluster is). Target: within 1.5x of the local pool.
 3. `fleet summary` over a results folder of R synthetic rows (10 parts). Target: 10M under 2 s.
@@ -81,8 +82,9 @@ def make_calls(root: Path, n: int) -> Path:
     return manifest
 
 
-def grade_cli(root: Path, manifest: Path, out: Path, *extra: str) -> tuple[float, int]:
-    """Wall seconds and the driver's peak RSS (KiB) of one `fleet grade` process."""
+def grade_cli(root: Path, manifest: Path, out: Path, *extra: str) -> tuple[float, int, float]:
+    """Wall seconds, the driver's peak RSS (KiB) and the CPU seconds of the driver and its
+    worker processes, of one `fleet grade` process."""
     argv = [
         sys.executable,
         "-c",
@@ -91,8 +93,10 @@ def grade_cli(root: Path, manifest: Path, out: Path, *extra: str) -> tuple[float
             "from hotato.cli.main import main\n"
             "try:\n    main(sys.argv[1:])\n"
             "except SystemExit:\n"
-            "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-            "    print('RSS', peak, file=sys.stderr)\n"
+            "    me = resource.getrusage(resource.RUSAGE_SELF)\n"
+            "    kids = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+            "    cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime\n"
+            "    print('RSS', me.ru_maxrss, cpu, file=sys.stderr)\n"
             "    raise\n"
         ),
         "fleet",
@@ -112,8 +116,8 @@ def grade_cli(root: Path, manifest: Path, out: Path, *extra: str) -> tuple[float
     wall = time.perf_counter() - start
     if done.returncode not in (0, 1):
         raise SystemExit(f"fleet grade failed ({done.returncode}): {done.stderr}")
-    rss = int(next(x.split()[1] for x in done.stderr.splitlines() if x.startswith("RSS")))
-    return wall, rss
+    _, rss, cpu = next(x.split() for x in done.stderr.splitlines() if x.startswith("RSS"))
+    return wall, int(rss), float(cpu)
 
 
 def grader_per_call(root: Path, calls: int = 300) -> float:
@@ -126,11 +130,11 @@ def grader_per_call(root: Path, calls: int = 300) -> float:
     grader = Grader(aset, state=str(DEMO / "orders.sqlite"))
     binder = Binder(aset, ["order_id"])
     trace, transcript = str(DEMO / "trace.jsonl"), str(DEMO / "transcript.json")
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(calls):
         bound = binder.bind({"order_id": "A-3090" if i % 2 else "A-3091"})
         grader.grade(trace=trace, transcript=transcript, assertions=bound)
-    return (time.perf_counter() - start) / calls
+    return (time.process_time() - start) / calls
 
 
 def dask_cluster(root: Path, manifest: Path) -> float:
@@ -145,7 +149,7 @@ def dask_cluster(root: Path, manifest: Path) -> float:
         grade_cli(
             root / "warm", warm, root / "warm" / "out", "--scheduler", cluster.scheduler_address
         )
-        wall, _ = grade_cli(
+        wall, _, _ = grade_cli(
             root, manifest, root / "out-dask", "--scheduler", cluster.scheduler_address
         )
     return wall
@@ -220,14 +224,15 @@ def main(argv: list[str] | None = None) -> int:
         manifest = make_calls(root, args.calls)
         small = make_calls(root / "small", args.calls // 5)
         per_call = grader_per_call(root)
-        wall, rss = grade_cli(root, manifest, root / "out-local")
-        overhead = wall * cores / args.calls - per_call
+        wall, rss, cpu = grade_cli(root, manifest, root / "out-local")
+        overhead = cpu / args.calls - per_call
         print(f"load average {os.getloadavg()[0]:.2f} on {cores} CPU(s)")
-        print(f"Grader alone: {per_call * 1000:.2f} ms per call (10 assertions, SQLite state)")
+        print(f"Grader alone: {per_call * 1000:.2f} ms CPU per call (10 assertions, SQLite state)")
         print(
             f"local pool ({cores} workers): {args.calls} calls in {wall:.1f} s "
-            f"({args.calls / wall:.0f} calls/s); overhead beyond grading "
-            f"{overhead * 1000:.2f} ms per call   [target: < 60 s for 10,000; < 3 ms]"
+            f"({args.calls / wall:.0f} calls/s); {cpu / args.calls * 1000:.2f} ms CPU per call "
+            f"(start-up included), overhead beyond grading {overhead * 1000:.2f} ms"
+            "   [target: < 60 s for 10,000; < 3 ms]"
         )
         ok &= wall < 60 * args.calls / 10_000 and overhead < 0.003
         dask_wall = dask_cluster(root, manifest)
@@ -237,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
             "   [target: <= 1.5x]"
         )
         ok &= ratio <= 1.5
-        _, small_rss = grade_cli(root / "small", small, root / "small" / "out")
+        _, small_rss, _ = grade_cli(root / "small", small, root / "small" / "out")
         print(
             f"driver peak RSS: {small_rss / 1024:.0f} MiB for {args.calls // 5} calls, "
             f"{rss / 1024:.0f} MiB for {args.calls}   [target: < 1.5x]"

@@ -188,3 +188,57 @@ def test_a_rerun_never_doubles_a_call_refused_or_changed(fleet: Fleet, tmp_path:
     assert code == 1 and "7 were already done, 1 changed since graded and kept as graded" in out
     calls = pq.read_table(tmp_path / "r" / "calls").to_pylist()
     assert sorted(c["call_id"] for c in calls) == [f"c{i:03d}" for i in range(8)]
+
+
+TEST = """\
+kind: hotato.conversation-test
+version: 1
+id: refund
+agent: support-v3
+assertions:
+  deterministic:
+    - id: refund-recorded
+      kind: state
+      resource: orders
+      filters: {order_id: "${call.order_id}"}
+      expect: {refund_status: refunded}
+      dimension: outcome
+  rubric:
+    - id: kind
+      kind: judge_rubric
+      criterion: "Was the agent kind?"
+success:
+  required: [all_deterministic_assertions_pass]
+"""
+
+
+def test_a_conversation_test_s_deterministic_assertions(fleet: Fleet, tmp_path: Path) -> None:
+    (fleet.root / "test.yaml").write_text(TEST)
+    ran = hotato(
+        "fleet",
+        "grade",
+        str(fleet.manifest),
+        "--test",
+        str(fleet.root / "test.yaml"),
+        "--state",
+        str(fleet.state),
+        "--out",
+        str(tmp_path / "r"),
+        "--workers",
+        "1",
+    )
+    assert ran.code == 1 and "8 graded" in ran.out
+    rows = results(tmp_path / "r")
+    assert {r["assertion_id"] for r in rows} == {"refund-recorded"}  # the judge lane is not run
+    assert [r["status"] for r in rows] == ["FAIL", "PASS"] * 4
+
+
+def test_progress_lines_when_not_a_terminal(fleet: Fleet, tmp_path: Path) -> None:
+    code, out, err = grade(fleet, tmp_path / "r")
+    assert code == 1
+    run_id = out.split()[1].rstrip(":")
+    last = err.splitlines()[-1]
+    assert last.startswith(f"fleet {run_id}: 8/8 calls (0 already done), ")
+    assert last.endswith("calls/s; pass 13 fail 8 inconclusive 3 refused 0")
+    _, _, quiet = grade(fleet, tmp_path / "q", "--quiet")
+    assert quiet == ""
