@@ -3,10 +3,10 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-$(BIN)/hotato: pyproject.toml
+$(BIN)/hotato: pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
 	touch $@
 
 .PHONY: demo test check bench bench-quick
