@@ -245,6 +245,8 @@ class Emitter:
         if failed:
             return  # a transfer or keypad tool that failed did not transfer or press anything
         effect = tool_effect(name, arguments, hint)
+        if effect is None:  # most tools: nothing implied, nothing more to read
+            return
         when = {"at": start if start is not None else at}
         target = destination(arguments) or self.transfer_to
         if effect == "handoff" and (target or not self.tool_handoff_needs_target):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from hotato._io import gc_paused
 from hotato.evidence.formats import BY_NAME
 from hotato.evidence.ingest._emit import Emitter, Options
 from hotato.evidence.ingest.detect import Sniffed, classify, normalize, resolve, sniff
@@ -24,7 +25,8 @@ def convert(
     em = Emitter(opts or Options(), source=str(path))
     em.deployment.stack = actual if actual != "native" else None
     try:
-        _read(sn, actual, em)
+        with gc_paused():  # a million small dicts and no cycles: GC passes free nothing
+            _read(sn, actual, em)
     except BaseException:
         em.col.close()
         raise
