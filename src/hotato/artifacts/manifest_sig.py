@@ -58,7 +58,15 @@ def verify_manifest_signature(
     Raises Unsigned (no conversation.dsse.json), MalformedEnvelope, UntrustedKey, Tampered (the
     signature or the manifest changed after signing), or InputError (missing manifest, a link).
     """
-    manifest = read_manifest(artifact_dir)
+    return verify_manifest_bytes(artifact_dir, read_manifest(artifact_dir), trust)
+
+
+def verify_manifest_bytes(
+    artifact_dir: str | os.PathLike[str], manifest: bytes, trust: Trust
+) -> ManifestSignature:
+    """The signer of `manifest`, the manifest bytes the caller read once (and checked its
+    children against), or a refusal. Reading the manifest again here would let a swap between
+    the two reads verify an edited result."""
     folder = Path(artifact_dir)
     sig_path = folder / MANIFEST_SIGNATURE
     if not sig_path.exists() and not sig_path.is_symlink():
@@ -86,5 +94,6 @@ __all__ = [
     "manifest_envelope",
     "read_manifest",
     "sign_manifest",
+    "verify_manifest_bytes",
     "verify_manifest_signature",
 ]

@@ -3,6 +3,7 @@ artifact folder and follows no links."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -25,6 +26,7 @@ class Report:
     unbound: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     manifest: dict[str, Any] | None = None
+    manifest_bytes: bytes | None = None  # the one read: a signature is checked against these
 
     @property
     def refused(self) -> bool:
@@ -42,13 +44,51 @@ class Report:
         }
 
 
-def _hash(path: Path) -> tuple[str, int]:
-    digest, size = hashlib.sha256(), 0
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+class _Refused(Exception):
+    """A child that must not be read: a link, not a regular file, or linked elsewhere."""
+
+
+def open_inside(base: Path, parts: tuple[str, ...]) -> int:
+    """A read-only descriptor for `base/parts...`, opened one component at a time relative to
+    a directory handle: no component may be a link, the last must be a regular file with one
+    name (a hard link would bind a file outside the artifact), and a FIFO never blocks."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    directory = os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        for part in parts[:-1]:
+            step = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=directory)
+            os.close(directory)
+            directory = step
+        fd = os.open(parts[-1], flags, dir_fd=directory)
+    finally:
+        os.close(directory)
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise _Refused("is not a regular file")
+    if info.st_nlink != 1:
+        os.close(fd)
+        raise _Refused("has other names (a hard link to a file that may be outside it)")
+    os.set_blocking(fd, True)
+    return fd
+
+
+def read_child(base: Path, parts: tuple[str, ...]) -> bytes:
+    """The whole of one file inside the artifact, opened as `open_inside` opens it."""
+    fd = open_inside(base, parts)
     with os.fdopen(fd, "rb") as handle:
+        return handle.read()
+
+
+def _hash(fd: int, expected_size: Any) -> tuple[str | None, int]:
+    """sha256 and size; a file whose size differs from the manifest's is not read at all."""
+    size = os.fstat(fd).st_size
+    if size != expected_size:
+        return None, size
+    digest = hashlib.sha256()
+    with os.fdopen(fd, "rb", closefd=False) as handle:
         while block := handle.read(CHUNK):
             digest.update(block)
-            size += len(block)
     return digest.hexdigest(), size
 
 
@@ -81,20 +121,30 @@ def _read_manifest(base: Path, report: Report) -> dict[str, Any] | None:
     if not base.is_dir():
         report.problems.append("the artifact folder does not exist")
         return None
-    mpath = base / MANIFEST
-    if mpath.is_symlink():
-        report.problems.append(f"{MANIFEST} is a link; refusing to follow it")
-        return None
-    if not mpath.is_file():
+    try:
+        data = read_child(base, (MANIFEST,))
+    except FileNotFoundError:
         report.missing.append(MANIFEST)
         return None
+    except _Refused as exc:
+        report.problems.append(f"{MANIFEST} {exc}")
+        return None
+    except OSError as exc:
+        link = exc.errno == errno.ELOOP
+        report.problems.append(
+            f"{MANIFEST} is a link; refusing to follow it"
+            if link
+            else f"{MANIFEST} cannot be read ({exc.strerror})"
+        )
+        return None
+    report.manifest_bytes = data
     try:
-        manifest = msgspec.json.decode(mpath.read_bytes())
+        manifest = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
         report.problems.append(f"{MANIFEST} is not valid JSON ({exc})")
         return None
-    except OSError as exc:
-        report.problems.append(f"{MANIFEST} cannot be read ({exc.strerror})")
+    except RecursionError:
+        report.problems.append(f"{MANIFEST} is nested too deeply to be a manifest")
         return None
     if not isinstance(manifest, dict) or manifest.get("kind") not in (
         "hotato.conversation",
@@ -130,17 +180,25 @@ def verify_artifact(folder: str | os.PathLike[str]) -> Report:
             report.problems.append(f"artifacts.{name}: {why}")
             continue
         try:
-            mode = os.lstat(path).st_mode
-            if not stat.S_ISREG(mode):
-                report.problems.append(f"artifacts.{name} is not a regular file")
-                continue
-            sha, size = _hash(path)
+            fd = open_inside(base, PurePosixPath(entry["path"]).parts)
+        except _Refused as exc:
+            report.problems.append(f"artifacts.{name} {exc}")
+            continue
         except FileNotFoundError:
             report.missing.append(name)
             continue
-        except OSError as exc:  # a link swapped in after lstat (O_NOFOLLOW), unreadable, ...
-            report.problems.append(f"artifacts.{name} cannot be read ({exc.strerror})")
+        except OSError as exc:  # a link (ELOOP), a folder, unreadable, ...
+            why = (
+                "is a link or not a file"
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR)
+                else (f"cannot be read ({exc.strerror})")
+            )
+            report.problems.append(f"artifacts.{name} {why}")
             continue
+        try:
+            sha, size = _hash(fd, entry.get("bytes"))
+        finally:
+            os.close(fd)
         if sha != entry["sha256"] or size != entry.get("bytes"):
             report.mismatches.append(
                 {
@@ -211,12 +269,12 @@ def _decode_child(base: Path, entry: dict[str, Any], name: str, report: Report) 
     if path is None:
         return None
     try:
-        return msgspec.json.decode(path.read_bytes())
-    except msgspec.DecodeError:
+        return msgspec.json.decode(read_child(base, PurePosixPath(entry["path"]).parts))
+    except (msgspec.DecodeError, RecursionError):
         report.problems.append(f"the bound {name} child is not valid JSON")
         return None
-    except OSError as exc:
-        report.problems.append(f"the bound {name} child cannot be read ({exc.strerror})")
+    except (OSError, _Refused) as exc:
+        report.problems.append(f"the bound {name} child cannot be read ({exc})")
         return None
 
 

@@ -49,6 +49,9 @@ def verify_cmd(folder: str, trust: tuple[str, ...], fmt: str) -> None:
 
 def _text(folder: str, doc: dict[str, object]) -> str:
     lines = [f"hotato conversation verify: {folder}"]
+    subject = doc.get("subject")
+    if isinstance(subject, dict):
+        lines += [f"  {key:<16}{value}" for key, value in subject.items() if value is not None]
     for name in doc["verified"]:  # type: ignore[attr-defined]
         lines.append(f"  ok        {name}")
     for m in doc["mismatches"]:  # type: ignore[attr-defined]

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+SUBJECT = ("conversation_id", "test_id", "agent_id", "created_at")  # what was verified
 INTEGRITY_ONLY = (
     "integrity only: digests match the manifest, but without --trust nothing "
     "shows who wrote the manifest"
@@ -44,11 +45,11 @@ def verify_conversation_artifact(
     not an exception: look at `.ok`."""
     from hotato.artifacts.verify import verify_artifact
 
-    report = verify_artifact(folder)
+    report = verify_artifact(folder)  # reads the manifest once: report.manifest_bytes
     signature: dict[str, object] = {"checked": False}
-    if trust and not report.refused:
+    if trust and not report.refused and report.manifest_bytes is not None:
         signature = _check_signature(
-            os.fspath(folder), [os.fspath(t) for t in trust], report.problems
+            os.fspath(folder), report.manifest_bytes, [os.fspath(t) for t in trust], report.problems
         )
     doc = {
         **report.as_dict(),
@@ -58,16 +59,20 @@ def verify_conversation_artifact(
     }
     if not trust and not report.refused:
         doc["note"] = INTEGRITY_ONLY
+    if not report.refused and report.manifest is not None:
+        doc["subject"] = {k: report.manifest.get(k) for k in SUBJECT}
     return Verification(os.fspath(folder), doc)
 
 
-def _check_signature(folder: str, trust: list[str], problems: list[str]) -> dict[str, object]:
-    from hotato.artifacts.manifest_sig import verify_manifest_signature
+def _check_signature(
+    folder: str, manifest: bytes, trust: list[str], problems: list[str]
+) -> dict[str, object]:
+    from hotato.artifacts.manifest_sig import verify_manifest_bytes
     from hotato.artifacts.signing import load_trust
     from hotato.model.errors import InputError
 
     try:
-        result = verify_manifest_signature(folder, load_trust(trust))
+        result = verify_manifest_bytes(folder, manifest, load_trust(trust))
     except InputError as exc:
         problems.append(f"manifest signature: {exc}")
         return {"checked": True, "ok": False}
