@@ -118,8 +118,8 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
     order they were said (a later read-back or correction replacing an earlier one, kind by
     kind)."""
     own: dict[str, list[Entity]] = {}
-    for e in claim.entities:
-        if claim.span[0] <= e.span[0] < claim.span[1]:
+    for e in claim.entities:  # its sentence up to the claim's end, not the sentences after it
+        if e.span[0] < claim.span[1]:
             own.setdefault(e.kind, []).append(e)
     floor = max(previous, claim.turn - READBACK_WINDOW - 1)
     readbacks = [i for i in range(floor + 1, claim.turn) if _is_readback(turns[i], packs)]

@@ -16,16 +16,24 @@ from hotato.claims.spoken import rewrite
 from hotato.model.evidence import Turn
 
 # A sentence ends at . ! ? ; (or a line break), or a clause turns at ", but" / ", if".
-_SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|\n|$)|[.!?;]+")
+# A sentence ends at ! ? ; or a line break, and at a full stop followed by a space or the end,
+# except after an abbreviation ("6 p.m. is fine", "Dr. Patel"); "$18.99" never splits.
+_END = re.compile(r"[.!?;]+(?=\s|$)|\n")
+_BEFORE = re.compile(r"([A-Za-z]+(?:\.[A-Za-z]+)*)$")
+_TITLES = frozenset({"dr", "mr", "mrs", "ms", "st", "prof", "mt", "ft", "no", "vs", "approx"})
+_TIMES = frozenset({"a.m", "p.m", "a", "p", "etc", "e.g", "i.e"})
 # A clause turns at ", but" / ", if" / ", can I" ..., at a new subject after a comma or a
-# conjunction (", you won't be billed", " and you'll get"), and at " but ".
+# conjunction (", you won't be billed", " and you'll get"), at " but ", and before a closing
+# question that speech-to-text left unpunctuated ("... booked is there anything else").
 _TURN = re.compile(
     r",\s*(?=(?:but|however|if|although|though|unless|except|no|yes|shall|should|can|may|would|"
     r"is there|anything)\b)"
     r"|(?:,\s*(?:and |so |but |then )?|\s+(?:and|so|but|then)\s+)"
     r"(?=(?:you|it|they|we|i|that|this|there|he|she|your)\b(?!-))"
     r"|,?\s+(?:and|so|but|then)\s+(?=the\b)"
-    r"|\s+but\s+",
+    r"|\s+but\s+"
+    r"|\s+(?=(?:is there anything|anything else|would you like|do you (?:want|need)|can i help|"
+    r"how else)\b)",
     re.IGNORECASE,
 )
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
@@ -41,21 +49,42 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True):
     pack: str = ""
 
 
-def sentences(text: str) -> list[tuple[int, int]]:
-    """Spans of sentences and clauses, stripped of surrounding spaces."""
-    out: list[tuple[int, int]] = []
-    for m in _SENTENCE.finditer(text):
-        start = m.start()
-        cuts = [c.start() for c in _TURN.finditer(text, m.start(), m.end())]
-        for end in [*cuts, m.end()]:
+def _ends(text: str) -> list[int]:
+    """Where sentences end (the index after their closing punctuation)."""
+    out = []
+    for m in _END.finditer(text):
+        if m.group() == "." or set(m.group()) == {"."}:
+            word = _BEFORE.search(text, 0, m.start())
+            token = word.group(1).lower() if word else ""
+            after = text[m.end() :].lstrip()[:1]
+            if token in _TITLES or (token in _TIMES and after.islower()):
+                continue
+        out.append(m.end())
+    if not out or out[-1] < len(text):
+        out.append(len(text))
+    return out
+
+
+def sentences(text: str) -> list[tuple[int, int, int]]:
+    """Spans of sentences and clauses, stripped of surrounding spaces, each with the start of
+    its sentence."""
+    out: list[tuple[int, int, int]] = []
+    begin = 0
+    for stop in _ends(text):
+        start = begin
+        first: int | None = None
+        cuts = [c.start() for c in _TURN.finditer(text, begin, stop)]
+        for end in [*cuts, stop]:
             s, e = start, end
-            while s < e and text[s] in " \t,":
+            while s < e and text[s] in " \t\n,":
                 s += 1
             while e > s and text[e - 1] in " \t\n,":
                 e -= 1
             if e > s and any(ch.isalnum() for ch in text[s:e]):
-                out.append((s, e))
+                first = s if first is None else first
+                out.append((s, e, first))
             start = end + 1
+        begin = stop
     return out
 
 
@@ -113,10 +142,12 @@ def claims_in_turn(
     folded = text.translate(_QUOTES)
     found: list[tuple[tuple[int, int], ClaimType, str]] = []
     bare: list[tuple[tuple[int, int], ClaimType, str]] = []
+    opens: dict[int, int] = {}  # clause start -> its sentence's start
     spoken: list[str] = []
     spans = sentences(folded)
     confirm_at = -1
-    for s, e in spans:
+    for s, e, sentence in spans:
+        opens[s] = sentence
         data = folded[s:e].lower().encode("utf-8")
         if packs.confirm is not None and packs.confirm.search(data):
             confirm_at = s
@@ -144,7 +175,10 @@ def claims_in_turn(
     for (s, e), ctype, polarity in found:
         later = [x for x in starts if x > s]
         stop = later[0] if later else len(text)
-        stated = [x for x in entities if s <= x.span[0] < stop]
+        earlier = [x for x in starts if x < s]
+        # from the start of its sentence (after any claim before it) to the next claim
+        begin = max(opens[s], earlier[-1] + 1 if earlier else 0)
+        stated = [x for x in entities if begin <= x.span[0] < stop]
         if confirm_at >= s and polarity == "done":
             polarity = "negated"  # read back for the caller to confirm, not yet done
         out.append(

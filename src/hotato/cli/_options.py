@@ -16,6 +16,16 @@ def _file(exists: bool = False) -> click.Path:
     return click.Path(dir_okay=False, exists=False) if not exists else click.Path(dir_okay=False)
 
 
+# --trace-format, wherever a command reads a trace
+trace_format_option = click.option(
+    "--trace-format",
+    default="auto",
+    show_default=True,
+    metavar="FORMAT",
+    help="Name the trace's format instead of detecting it: " + ", ".join(CHOICES) + ".",
+)
+
+
 def evidence_options(f: Callable[..., Any]) -> Callable[..., Any]:
     options = [
         click.option(
@@ -25,13 +35,7 @@ def evidence_options(f: Callable[..., Any]) -> Callable[..., Any]:
             help="The call's trace: hotato.voice_trace.v1 JSONL, "
             "or what your stack exported (OpenTelemetry, LiveKit, Pipecat, Vapi, Retell).",
         ),
-        click.option(
-            "--trace-format",
-            default="auto",
-            show_default=True,
-            metavar="FORMAT",
-            help="Name the trace's format instead of detecting it: " + ", ".join(CHOICES) + ".",
-        ),
+        trace_format_option,
         click.option("--transcript", metavar="FILE", help="The call's transcript (JSON turns)."),
         click.option(
             "--state",

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from hotato.cli._options import evidence_options
+from hotato.cli._options import evidence_options, trace_format_option
 from hotato.cli._run import Exit
 
 
@@ -141,13 +141,7 @@ def run_cmd(
     help="Where to write the starter; `-` prints it to standard output instead.",
 )
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists (refused otherwise).")
-@click.option(
-    "--trace-format",
-    default="auto",
-    show_default=True,
-    metavar="FORMAT",
-    help="Name the trace's format instead of detecting it.",
-)
+@trace_format_option
 @click.option(
     "--format",
     "fmt",

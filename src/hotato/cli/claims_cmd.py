@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from hotato.cli._options import POLICIES
+from hotato.cli._options import POLICIES, trace_format_option
 from hotato.cli._run import Exit
 
 FORMATS = ["text", "json"]
@@ -61,13 +61,7 @@ def extract_cmd(transcript: str, packs: tuple[str, ...], fmt: str) -> None:
 @claims_group.command("check")
 @click.option("--transcript", required=True, metavar="FILE", help="The call's transcript.")
 @click.option("--trace", metavar="FILE", help="The call's trace (what the agent did).")
-@click.option(
-    "--trace-format",
-    default="auto",
-    show_default=True,
-    metavar="FORMAT",
-    help="Name the trace's format instead of detecting it.",
-)
+@trace_format_option
 @click.option(
     "--state",
     metavar="SOURCE",
