@@ -221,7 +221,7 @@ def breakdown(files: dict[str, Path], artifact: Path) -> None:
         wall, used = now, spent
 
     from hotato.conversation.calls import CallFiles
-    from hotato.conversation.document import test_run_document
+    from hotato.conversation.document import run_document
     from hotato.conversation.runner import run_test
     from hotato.conversation.testfile import load_test
     from hotato.engine.evaluate import evaluate
@@ -238,7 +238,7 @@ def breakdown(files: dict[str, Path], artifact: Path) -> None:
         lap(f"  check {spec.id} ({spec.__struct_config__.tag})")
     run = run_test(test, sources, "bench-agent")
     lap("run_test (every check again, conditions)")
-    doc = test_run_document(run)
+    doc = run_document(run)
     lap("the test-run document")
     if artifact.exists():
         shutil.rmtree(artifact)

@@ -168,8 +168,8 @@ class CallItem(pytest.Item):
                 trace=f.trace, transcript=f.transcript, state=f.state
             )
             return result.exit_code, len(result.inconclusive), result.table(self.nodeid)
-        from hotato.conversation.document import test_run_document
-        from hotato.report.test_text import render
+        from hotato.conversation.document import run_document
+        from hotato.report.run_text import render
         from hotato.runs.call import grade_call
         from hotato.runs.request import RunRequest
 
@@ -178,7 +178,7 @@ class CallItem(pytest.Item):
         return (
             int(run.exit_code),
             run.tally.inconclusive,
-            render(test_run_document(run), run.results),
+            render(run_document(run), run.results),
         )
 
     def runtest(self) -> None:

@@ -181,3 +181,28 @@ def test_the_public_names() -> None:
         assert getattr(hotato, name) is not None, name
         if name != "__version__":
             assert getattr(hotato, name).__doc__, f"{name} has no docstring"
+
+
+def test_no_library_name_is_collected_by_pytest() -> None:
+    """A user's test module that imports hotato's names collects none of them as tests: no
+    module named test_*.py, no top-level function test_*, no class Test* (unless it says
+    `__test__ = False`)."""
+    found = []
+    for path in sorted(LIBRARY.rglob("*.py")):
+        rel = path.relative_to(LIBRARY)
+        if path.name.startswith("test_") or path.name.endswith("_test.py"):
+            found.append(str(rel))
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
+                "test"
+            ):
+                found.append(f"{rel}:{node.lineno} {node.name}")
+            if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+                opted_out = any(
+                    isinstance(s, ast.Assign)
+                    and any(getattr(t, "id", None) == "__test__" for t in s.targets)
+                    for s in node.body
+                )
+                if not opted_out:
+                    found.append(f"{rel}:{node.lineno} {node.name}")
+    assert found == []

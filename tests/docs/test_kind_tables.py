@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-from hotato.kinds import KINDS
 from tests.conftest import REPO
+
+from hotato.kinds import KINDS
 
 PAGE = (REPO / "docs" / "assertions.md").read_text(encoding="utf-8")
 

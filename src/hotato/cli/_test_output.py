@@ -15,7 +15,7 @@ def render(fmt: str, outcome: ConversationOutcome, color: bool) -> str:
         return junit_text(outcome.items)
     if outcome.suite is not None:
         return _suite_text(outcome.suite, outcome)
-    from hotato.report.test_text import render as render_run
+    from hotato.report.run_text import render as render_run
 
     doc = outcome.document
     text = render_run(doc, outcome.run.results, color)

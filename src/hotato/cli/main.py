@@ -22,7 +22,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "claims_group",
         "Find what the agent said it did, and check it against the record.",
     ),
-    "test": ("hotato.cli.test_cmd", "test_group", "Run conversation tests and bind the evidence."),
+    "test": (
+        "hotato.cli.conversation_tests_cmd",
+        "conversation_tests_group",
+        "Run conversation tests and bind the evidence.",
+    ),
     "scenario": (
         "hotato.cli.scenario_cmd",
         "scenario_group",

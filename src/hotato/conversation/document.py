@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from hotato.conversation.runner import TestRun
+from hotato.conversation.runner import ConversationRun
 from hotato.model.state import StateRead
 
 NOTE = (
@@ -33,7 +33,7 @@ def state_evidence(reads: list[StateRead]) -> dict[str, Any]:
     return {"kind": "hotato.state-evidence", "version": 1, "entries": entries}
 
 
-def assertions_envelope(run: TestRun) -> dict[str, Any]:
+def assertions_envelope(run: ConversationRun) -> dict[str, Any]:
     """The assert.v1 envelope of the deterministic lane."""
     return {
         "schema": "assert.v1",
@@ -44,7 +44,7 @@ def assertions_envelope(run: TestRun) -> dict[str, Any]:
     }
 
 
-def test_run_document(run: TestRun) -> dict[str, Any]:
+def run_document(run: ConversationRun) -> dict[str, Any]:
     rubric_counts: dict[str, int] = {"pass": 0, "fail": 0, "error": 0, "inconclusive": 0}
     for r in run.rubric:
         rubric_counts[r["status"].lower()] = rubric_counts.get(r["status"].lower(), 0) + 1

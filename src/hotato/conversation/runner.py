@@ -26,7 +26,7 @@ RubricLane = Callable[[ConversationTest, Sources], list[dict[str, Any]]]
 
 
 @dataclass
-class TestRun:
+class ConversationRun:
     test: ConversationTest
     agent: str
     results: list[Result]
@@ -77,7 +77,7 @@ def run_test(
     rubric_lane: RubricLane | None = None,
     gate_judge: bool = False,
     human: HumanVerdicts | None = None,
-) -> TestRun:
+) -> ConversationRun:
     policy = resolve_policy(policy_flag, test.policy)
     n = repetitions or test.repetitions
     try:
@@ -95,7 +95,7 @@ def run_test(
     conds = conditions(test.required, results, rubric, human)
     ok = passed(conds, gate_judge, human)
     per_run = [passed(conditions(test.required, r, rubric, human), gate_judge, human) for r in runs]
-    draft = TestRun(
+    draft = ConversationRun(
         test,
         agent,
         results,

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from hotato.conversation.calls import CallFiles
-from hotato.conversation.document import test_run_document
-from hotato.conversation.runner import TestRun, run_test
+from hotato.conversation.document import run_document
+from hotato.conversation.runner import ConversationRun, run_test
 from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest
 from hotato.model.errors import InputError
@@ -27,7 +27,7 @@ def _check_inputs(files: CallFiles) -> None:
             raise InputError.one("audio file does not exist", file=files.audio)
 
 
-def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> TestRun:
+def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> ConversationRun:
     """Grade the call in `files` against `test`: the trace authenticated first when asked,
     verified labels settling what they name, the judge lane when one is configured."""
     from hotato.conversation.judge import rubric_lane
@@ -127,7 +127,7 @@ def preflight(req: RunRequest, test: ConversationTest, check_out: bool = True) -
 
 def single(
     req: RunRequest, test: ConversationTest, files: CallFiles
-) -> tuple[TestRun, dict[str, Any]]:
+) -> tuple[ConversationRun, dict[str, Any]]:
     """Grade one call and, with `req.out`, write its artifact (never under a refusal)."""
     preflight(req, test)
     with staged(files) as call:  # each input read once: what is graded is what is bound
@@ -136,9 +136,9 @@ def single(
 
 def _single(
     req: RunRequest, test: ConversationTest, files: CallFiles
-) -> tuple[TestRun, dict[str, Any]]:
+) -> tuple[ConversationRun, dict[str, Any]]:
     run = grade_call(req, test, files)
-    doc = test_run_document(run)
+    doc = run_document(run)
     if req.out is not None:
         if run.policy is Policy.REFUSE and run.tally.inconclusive:
             # the run refuses outright: a refusal writes nothing

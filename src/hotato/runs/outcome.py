@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hotato.conversation.runner import TestRun
+from hotato.conversation.runner import ConversationRun
 
 
 @dataclass
@@ -15,7 +15,7 @@ class Graded:
     and the test-run document it belongs to."""
 
     name: str
-    run: TestRun
+    run: ConversationRun
     document: dict[str, Any]
 
 
@@ -46,7 +46,7 @@ class ConversationOutcome:
         return all(g.run.passed for g in self.items)
 
     @property
-    def run(self) -> TestRun:
+    def run(self) -> ConversationRun:
         """The first graded call (the only one for a single run)."""
         return self.items[0].run
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from hotato.conversation.calls import CallFiles, call_files
 from hotato.conversation.discover import find_tests
-from hotato.conversation.document import test_run_document
+from hotato.conversation.document import run_document
 from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest, load_test
 from hotato.model.errors import InputError
@@ -105,7 +105,7 @@ def suite(req: RunRequest, folder: Path) -> ConversationOutcome:
         for test, files, out in plan:
             call = stack.enter_context(staged(files))
             run = grade_call(req.for_test(test), test, call)
-            graded.append((test, call, out, run, test_run_document(run)))
+            graded.append((test, call, out, run, run_document(run)))
         if req.out is not None and not Path(req.out).exists():
             Path(req.out).mkdir()
         for test, call, out, run, doc in graded:

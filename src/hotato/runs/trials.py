@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from hotato.conversation.calls import trial_folders
-from hotato.conversation.document import test_run_document
+from hotato.conversation.document import run_document
 from hotato.conversation.reliability import Aggregate
-from hotato.conversation.runner import TestRun
+from hotato.conversation.runner import ConversationRun
 from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest
 from hotato.model.errors import InputError
@@ -33,7 +33,7 @@ def out_root(req: RunRequest, each: str) -> Path | None:
     return root
 
 
-def trials(req: RunRequest, test: ConversationTest) -> tuple[list[TestRun], dict[str, Any]]:
+def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRun], dict[str, Any]]:
     """Grade every trial in `req.trials`, then write the artifacts (none when one refuses)."""
     if req.has_evidence:
         raise InputError.one(
@@ -59,10 +59,10 @@ def trials(req: RunRequest, test: ConversationTest) -> tuple[list[TestRun], dict
         if root is not None:
             root.mkdir(exist_ok=True)
             for c, r, out in zip(calls, runs, outs, strict=True):
-                artifacts.append(write_artifact(req, test, test_run_document(r), c, str(out)))
+                artifacts.append(write_artifact(req, test, run_document(r), c, str(out)))
     passes = sum(r.passed for r in runs)
     agg = Aggregate(n, k, passes, independent=True)
-    first = test_run_document(runs[0])
+    first = run_document(runs[0])
     doc = {
         **first,
         "exit_code": int(max(r.exit_code for r in runs)),

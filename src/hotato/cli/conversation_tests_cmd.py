@@ -11,11 +11,11 @@ from hotato.cli._run import Exit
 
 
 @click.group("test")
-def test_group() -> None:
+def conversation_tests_group() -> None:
     """Run conversation tests (hotato.conversation-test v1) against recorded calls."""
 
 
-@test_group.command("run")
+@conversation_tests_group.command("run")
 @click.argument("test_path", metavar="TEST|DIR")
 @click.option(
     "--agent", required=True, metavar="ID", help="The agent under test (recorded in the artifact)."
