@@ -9,7 +9,7 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import msgspec
@@ -17,6 +17,7 @@ import msgspec
 from hotato.model.errors import InputError
 
 MANIFEST = "conversation.json"
+SIGNATURE = "conversation.dsse.json"  # the manifest's signature, when the run signs it
 CHUNK = 1 << 20
 
 
@@ -62,20 +63,29 @@ def _check_out_dir(target: Path) -> Path:
 
 
 def _is_artifact(folder: Path) -> bool:
-    """A real `hotato.conversation` manifest, not merely a file called conversation.json: only
-    an earlier artifact may be replaced whole."""
+    """An earlier artifact, which may be replaced whole: a real `hotato.conversation` manifest
+    and nothing beside it but the children it binds (and its signature). A folder holding any
+    other file is not one, so replacing it would delete files hotato never wrote."""
     manifest = folder / MANIFEST
     if manifest.is_symlink() or not manifest.is_file():
         return False
     try:
         doc = msgspec.json.decode(manifest.read_bytes())
-    except (OSError, msgspec.DecodeError):
+    except (OSError, msgspec.DecodeError, RecursionError):
         return False
-    return (
+    if not (
         isinstance(doc, dict)
         and doc.get("kind") in ("hotato.conversation", "hotato.conversation.v1")
         and isinstance(doc.get("artifacts"), dict)
-    )
+    ):
+        return False
+    bound = {MANIFEST, SIGNATURE}
+    for entry in doc["artifacts"].values():
+        path = entry.get("path") if isinstance(entry, dict) else None
+        if not isinstance(path, str) or not path:
+            return False
+        bound.add(PurePosixPath(path).parts[0])
+    return all(entry.name in bound for entry in folder.iterdir())
 
 
 def _copy_hashed(source: str, dest: Path) -> tuple[str, int]:
@@ -89,23 +99,30 @@ def _copy_hashed(source: str, dest: Path) -> tuple[str, int]:
 
 
 Head = Callable[[dict[str, dict[str, Any]]], dict[str, Any]]
+Signer = Callable[[bytes], bytes]  # manifest bytes -> signature envelope bytes
 
 
 def write_artifact(
-    out: str | os.PathLike[str], head: Head, children: list[Child]
+    out: str | os.PathLike[str],
+    head: Head,
+    children: list[Child],
+    signer: Signer | None = None,
 ) -> dict[str, Any]:
-    """Write children, then the manifest: `head(bound children)` fields, then `artifacts`.
-    Returns the manifest."""
+    """Write children, then the manifest: `head(bound children)` fields, then `artifacts`;
+    with `signer`, its signature too, all before the folder is swapped into place (a run that
+    fails to sign leaves the earlier artifact as it was). Returns the manifest."""
     target = check_out_dir(out)
     try:
-        return _write(target, head, children)
+        return _write(target, head, children, signer)
     except OSError as exc:  # an unwritable or full file system: refused, nothing left behind
         raise InputError.one(
             f"cannot write the artifact: {exc.strerror or exc}", file=str(out)
         ) from None
 
 
-def _write(target: Path, head: Head, children: list[Child]) -> dict[str, Any]:
+def _write(
+    target: Path, head: Head, children: list[Child], signer: Signer | None
+) -> dict[str, Any]:
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
         bound: dict[str, dict[str, Any]] = {}
@@ -120,7 +137,10 @@ def _write(target: Path, head: Head, children: list[Child]) -> dict[str, Any]:
             bound[child.name] = {"path": child.filename, "sha256": sha, "bytes": size}
         ordered = dict(sorted(bound.items()))
         manifest = {**head(ordered), "artifacts": ordered}
-        (staging / MANIFEST).write_bytes(encode(manifest))
+        manifest_bytes = encode(manifest)
+        (staging / MANIFEST).write_bytes(manifest_bytes)
+        if signer is not None:
+            (staging / SIGNATURE).write_bytes(signer(manifest_bytes))
         _swap_in(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

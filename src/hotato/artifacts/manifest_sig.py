@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 
 from hotato._io import write_atomic
 from hotato.artifacts._safe_io import read_inside
-from hotato.artifacts.bundle import MANIFEST
+from hotato.artifacts.bundle import MANIFEST, SIGNATURE
 from hotato.artifacts.signing import Tampered, Trust, Unsigned, sign, verify
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-MANIFEST_SIGNATURE = "conversation.dsse.json"
+MANIFEST_SIGNATURE = SIGNATURE
 PAYLOAD_TYPE = "application/vnd.hotato.conversation+json"
 
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hotato.artifacts.bundle import Child, encode, write_artifact
+from hotato.artifacts.bundle import Child, Signer, encode, write_artifact
 from hotato.conversation.calls import CallFiles
 from hotato.conversation.identity import conversation_id
 from hotato.model.errors import InputError
@@ -46,6 +46,7 @@ def bind(
     document: dict[str, Any],
     files: CallFiles,
     state_doc: dict[str, Any] | None,
+    signer: Signer | None = None,
 ) -> dict[str, Any]:
     children = [Child("assertions", "assertions.json", data=encode(document))]
     if files.transcript:
@@ -71,7 +72,7 @@ def bind(
             "origin": origin_doc,
         }
 
-    return write_artifact(out, head, children)
+    return write_artifact(out, head, children, signer)
 
 
 def _suffix(path: str, default: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from hotato.artifacts.bundle import SIGNATURE
 from hotato.conversation.calls import CallFiles
 from hotato.conversation.document import run_document
 from hotato.conversation.runner import ConversationRun, run_test
@@ -86,6 +87,16 @@ def write_artifact(
     from hotato.runs.artifact import bind, created_at, origin
 
     when = created_at(req.created_at)
+    signer = None
+    if req.sign_key is not None:
+        from hotato.artifacts.manifest_sig import manifest_envelope
+        from hotato.artifacts.signing import load_private_key
+
+        key = load_private_key(req.sign_key)
+
+        def signer(manifest: bytes) -> bytes:
+            return manifest_envelope(manifest, key)
+
     manifest = bind(
         out,
         test.id,
@@ -95,13 +106,11 @@ def write_artifact(
         doc,
         files,
         doc.get("state_evidence"),
+        signer,
     )
     info: dict[str, Any] = {"path": out, "manifest": manifest}
-    if req.sign_key is not None:
-        from hotato.artifacts.manifest_sig import sign_manifest
-        from hotato.artifacts.signing import load_private_key
-
-        info["signature"] = str(sign_manifest(out, load_private_key(req.sign_key)))
+    if req.sign_key is not None:  # signed inside the staging folder, before the swap
+        info["signature"] = str(Path(out) / SIGNATURE)
     return info
 
 
