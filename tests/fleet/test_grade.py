@@ -242,3 +242,30 @@ def test_progress_lines_when_not_a_terminal(fleet: Fleet, tmp_path: Path) -> Non
     assert last.endswith("calls/s; pass 13 fail 8 inconclusive 3 refused 0")
     _, _, quiet = grade(fleet, tmp_path / "q", "--quiet")
     assert quiet == ""
+
+
+def test_a_call_folder_holding_only_a_vendor_export(tmp_path: Path) -> None:
+    """The export is the trace, and the transcript it carries is the call's transcript."""
+    export = (
+        Path(__file__).resolve().parents[1] / "ingest" / "data" / "vapi_end_of_call_report.json"
+    )
+    (tmp_path / "calls" / "v1").mkdir(parents=True)
+    (tmp_path / "calls" / "v1" / "trace.json").write_bytes(export.read_bytes())
+    (tmp_path / "a.yaml").write_text(
+        "version: 1\nassertions:\n"
+        "  - {id: said-refund, kind: phrase, regex: refund, role: caller}\n"
+        "  - {id: looked-up, kind: tool_call, name: lookup_order}\n"
+    )
+    ran = hotato(
+        "fleet",
+        "grade",
+        str(tmp_path / "calls"),
+        "--assertions",
+        str(tmp_path / "a.yaml"),
+        "--out",
+        str(tmp_path / "r"),
+        "--workers",
+        "1",
+    )
+    assert ran.code == 0, ran.err
+    assert {r["status"] for r in results(tmp_path / "r")} == {"PASS"}
