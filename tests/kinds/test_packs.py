@@ -181,3 +181,29 @@ def test_a_bundled_pack_is_named_after_its_file(
     assert _packs.bundled_names() == ["renamed"]
     with pytest.raises(InputError, match="named after its file"):
         load_pack("renamed")
+
+
+def test_a_1x_policy_pack_file_reads_as_phrase_rules(tmp_path: Path) -> None:
+    # hotato 1.x's pack shape: rules of type banned / required_disclosure.
+    path = tmp_path / "desk.json"
+    path.write_text(
+        '{"name": "desk", "version": 2, "rules": ['
+        '{"id": "no-promise", "type": "banned", "regex": "i promise"},'
+        '{"id": "recorded", "type": "required_disclosure", "regex": "recorded", "role": "agent"}'
+        "]}"
+    )
+    pack = load_pack(str(path))
+    assert pack.info.version == "2.0.0" and pack.ids == ["no-promise", "recorded"]
+    banned, required = pack.specs
+    assert msgspec.to_builtins(banned)["absent"] is True
+    assert msgspec.to_builtins(required)["role"] == "agent"
+
+
+def test_a_1x_policy_pack_rule_of_an_unknown_type_is_refused_located(tmp_path: Path) -> None:
+    path = tmp_path / "desk.json"
+    path.write_text(
+        '{"name": "desk", "version": 2, "rules": [{"id": "x", "type": "nice", "regex": "y"}]}'
+    )
+    with pytest.raises(InputError) as refused:
+        load_pack(str(path))
+    assert "$.rules[0].type: 'type' must be 'banned' or 'required_disclosure'" in str(refused.value)

@@ -27,6 +27,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "count": ("count", "check"),
     "latency": ("latency", "check"),
     "entity_accuracy": ("entity_accuracy", "check"),
+    "timing_contract": ("timing_contract", "check"),
     "phrase": ("phrase", "check"),
     "order": ("order", "check"),
     "pii": ("pii", "check"),

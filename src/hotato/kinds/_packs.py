@@ -100,16 +100,24 @@ def _decode(doc: Document, path: str, digest: str, bundled: bool) -> Pack:
     if not isinstance(value, dict):
         keys = ", ".join(repr(k) for k in PACK_KEYS)
         raise InputError([doc.problem("$", f"a pack file must be a mapping with {keys}")])
-    problems = _header_problems(doc, value, Path(path).stem if bundled else None)
+    base = "$.assertions"
+    problems: list[Problem] = []
+    if not bundled and _is_1x_pack(value):
+        value, base = _from_1x_pack(value), "$.rules"
+        problems += [
+            doc.problem(f"$.rules[{i}].type", "'type' must be 'banned' or 'required_disclosure'")
+            for i in value.pop("_bad_types")
+        ]
+    problems += _header_problems(doc, value, Path(path).stem if bundled else None)
     items = value.get("assertions", [])
-    specs, found = decode_assertion_list(items, "$.assertions", doc, REGISTRY)
+    specs, found = decode_assertion_list(items, base, doc, REGISTRY)
     problems += found
     position: dict[Any, int] = {}  # a rule's index in the file (the first, for a repeated id)
     for i, item in enumerate(items if isinstance(items, list) else []):
         if isinstance(item, dict):
             position.setdefault(item.get("id"), i)
     for spec in specs:
-        where = f"$.assertions[{position[spec.id]}]"
+        where = f"{base}[{position[spec.id]}]"
         problems += [doc.problem(where, msg) for msg in _standalone(spec, REGISTRY)]
     if isinstance(items, list) and not items:
         problems.append(doc.problem("$.assertions", "a pack needs at least one assertion"))
@@ -124,6 +132,43 @@ def _decode(doc: Document, path: str, digest: str, bundled: bool) -> Pack:
         sha256=digest,
     )
     return Pack(info, tuple(specs))
+
+
+def _is_1x_pack(value: dict[str, Any]) -> bool:
+    return isinstance(value.get("rules"), list) and "assertions" not in value
+
+
+def _from_1x_pack(value: dict[str, Any]) -> dict[str, Any]:
+    """A hotato 1.x policy pack (`{name, version, rules: [{id, type, regex, role}]}`, `type`
+    banned or required_disclosure) as a pack of phrase rules: a banned pattern must never be
+    said, a required disclosure must be (by `role`, when given). Patterns match without case,
+    as 1.x matched them."""
+    rules = value["rules"]
+    items: list[Any] = []
+    bad: list[int] = []
+    for i, rule in enumerate(rules):
+        if not isinstance(rule, dict):
+            items.append(rule)  # refused, located, by the assertion decoder
+            continue
+        item = {"id": rule.get("id"), "kind": "phrase", "dimension": "policy"}
+        item["regex"] = rule.get("regex")
+        if rule.get("role") is not None:
+            item["role"] = rule["role"]
+        if rule.get("type") == "banned":
+            item["absent"] = True
+        elif rule.get("type") != "required_disclosure":
+            bad.append(i)
+        items.append(item)
+    name = value.get("name")
+    version = value.get("version")
+    return {
+        "name": name,
+        "version": f"{version}.0.0" if isinstance(version, int) else version,
+        "description": f"{name} (a hotato 1.x policy pack)",
+        "checks": [str(r.get("id")) for r in rules if isinstance(r, dict)] or ["(no rules)"],
+        "assertions": items,
+        "_bad_types": bad,
+    }
 
 
 def _header_problems(doc: Document, value: dict[str, Any], file_stem: str | None) -> list[Problem]:

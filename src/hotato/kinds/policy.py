@@ -55,16 +55,32 @@ def _validate(spec: PolicyPack) -> list[str]:
         return ["'rule_ids' needs at least one id (leave it out to grade every rule)"]
     return [
         f"rule_ids: pack {pack.info.name!r} has no rule {rid!r}{did_you_mean(rid, pack.ids)}"
-        for rid in spec.rule_ids
+        for rid in _chosen(spec) or ()
         if rid not in pack.ids
     ]
+
+
+# The rule ids hotato 1.x's built-in `default` policy pack used, for the rules that carry on
+# under a new id in the bundled `default` pack (same intent; the patterns were rewritten).
+_1X_DEFAULT_IDS = {
+    "no-guarantee-language": "no-guarantees",
+    "recording-disclosure": "recording-disclosed",
+}
+
+
+def _chosen(spec: PolicyPack) -> set[str] | None:
+    if spec.rule_ids is None:
+        return None
+    if spec.pack_path is None and (spec.pack or DEFAULT_PACK) == DEFAULT_PACK:
+        return {_1X_DEFAULT_IDS.get(rid, rid) for rid in spec.rule_ids}
+    return set(spec.rule_ids)
 
 
 def _rules(spec: PolicyPack) -> list[tuple[Spec, KindDef]]:
     from hotato.kinds import REGISTRY  # this module is itself in the registry
 
     pack = pack_of(spec)
-    chosen = set(spec.rule_ids) if spec.rule_ids is not None else None
+    chosen = _chosen(spec)
     return [
         (rule, REGISTRY[str(rule.__struct_config__.tag)])
         for rule in pack.specs
