@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import sqlite3
+import time
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,12 +151,27 @@ def create_engine(target: SqlTarget) -> Engine:
     if target.dialect == "sqlite":
         uri = "file:" + urllib.parse.quote(target.path) + "?mode=ro"
 
+        deadlines: dict[int, float] = {}  # raw connection -> when its statement must end
+
         def creator() -> sqlite3.Connection:
             conn = sqlite3.connect(uri, uri=True, timeout=target.timeout_s, check_same_thread=False)
             conn.execute("PRAGMA query_only = ON")
+            key = id(conn)
+            # SQLite has no statement timeout: a progress handler interrupts one that runs past
+            # timeout_s (sqlite3.OperationalError "interrupted", reported as a timeout).
+            conn.set_progress_handler(
+                lambda: int(time.monotonic() > deadlines.get(key, math.inf)), 1000
+            )
             return conn
 
-        return sa.create_engine("sqlite://", creator=creator, poolclass=NullPool)
+        engine = sa.create_engine("sqlite://", creator=creator, poolclass=NullPool)
+
+        def start_clock(conn: Any, *_: Any) -> None:
+            raw = conn.connection.dbapi_connection
+            deadlines[id(raw)] = time.monotonic() + target.timeout_s
+
+        sa.event.listen(engine, "before_cursor_execute", start_clock)
+        return engine
 
     from sqlalchemy.engine import make_url
 

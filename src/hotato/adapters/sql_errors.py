@@ -10,15 +10,28 @@ from hotato.model.state import StateUnavailable
 
 # PostgreSQL SQLSTATE codes and MySQL/MariaDB error numbers with a cause of their own.
 _SQLSTATE = {
-    "28P01": "auth_failed", "28000": "auth_failed", "3D000": "unknown_database",
-    "25006": "write_refused", "57014": "timeout", "57P01": "connection_lost",
-    "57P02": "connection_lost", "57P03": "connection_refused", "42P01": "unknown_resource",
+    "28P01": "auth_failed",
+    "28000": "auth_failed",
+    "3D000": "unknown_database",
+    "25006": "write_refused",
+    "57014": "timeout",
+    "57P01": "connection_lost",
+    "57P02": "connection_lost",
+    "57P03": "connection_refused",
+    "42P01": "unknown_resource",
     "42703": "unknown_column",
 }
 _MYSQL = {
-    1044: "auth_failed", 1045: "auth_failed", 1698: "auth_failed", 1049: "unknown_database",
-    1792: "write_refused", 1969: "timeout", 3024: "timeout", 2006: "connection_lost",
-    1146: "unknown_resource", 1054: "unknown_column",
+    1044: "auth_failed",
+    1045: "auth_failed",
+    1698: "auth_failed",
+    1049: "unknown_database",
+    1792: "write_refused",
+    1969: "timeout",
+    3024: "timeout",
+    2006: "connection_lost",
+    1146: "unknown_resource",
+    1054: "unknown_column",
 }
 # Connection failures carry no code of their own; their text says what happened.
 _TEXT = (
@@ -34,13 +47,14 @@ _TEXT = (
     ("password authentication failed", "auth_failed"),
     ("no pg_hba.conf entry", "auth_failed"),
     ("access denied", "auth_failed"),
-    ("role \"", "auth_failed"),  # role "x" does not exist
+    ('role "', "auth_failed"),  # role "x" does not exist
     ("does not exist", "unknown_database"),
     ("lost connection", "connection_lost"),
     ("server closed the connection", "connection_lost"),
     ("connection reset", "connection_lost"),
     ("can't connect", "connection_refused"),
     ("readonly database", "write_refused"),  # SQLite opened mode=ro
+    ("interrupted", "timeout"),  # SQLite: the progress handler stopped a read past timeout_s
     ("connection failed", "connection_refused"),
 )
 

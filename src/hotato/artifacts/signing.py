@@ -233,11 +233,17 @@ def load_trust(paths: Sequence[str | os.PathLike[str]]) -> Trust:
     for path in paths:
         p = Path(path)
         if p.is_dir():
-            files = sorted(
-                f
-                for f in p.iterdir()
-                if f.is_file() and f.suffix in TRUST_SUFFIXES and not f.name.startswith(".")
-            )
+            candidates = [
+                f for f in p.iterdir() if f.suffix in TRUST_SUFFIXES and not f.name.startswith(".")
+            ]
+            links = sorted(f.name for f in candidates if f.is_symlink())
+            if links:  # a link could make a key elsewhere trusted: never followed
+                raise InputError.one(
+                    f"trust folder holds a link ({', '.join(links)}); put the key file itself "
+                    "in the folder",
+                    file=str(path),
+                )
+            files = sorted(f for f in candidates if f.is_file())
             if not files:
                 raise InputError.one(
                     "trust folder holds no public keys (*.pub or *.pem files)", file=str(path)
@@ -249,6 +255,8 @@ def load_trust(paths: Sequence[str | os.PathLike[str]]) -> Trust:
             keys.append(TrustedKey(key_id(pub), pub, str(f)))
     return Trust(keys)
 
+
+MAX_SIGNATURES = 8  # a label or manifest has one signer; a few co-signers at most
 
 # -- DSSE -----------------------------------------------------------------------------------------
 
@@ -353,6 +361,12 @@ def _decode(data: bytes, source: str | None) -> tuple[Envelope, bytes, list[tupl
         raise MalformedEnvelope.one(f"not a DSSE envelope ({exc})", file=source) from None
     if not env.signatures:
         raise MalformedEnvelope.one("the envelope carries no signatures", file=source)
+    if len(env.signatures) > MAX_SIGNATURES:
+        raise MalformedEnvelope.one(
+            f"the envelope carries {len(env.signatures)} signatures; at most {MAX_SIGNATURES} "
+            "are checked (each is tried against every trusted key)",
+            file=source,
+        )
     payload = _b64(env.payload, source, "$.payload")
     signatures = [
         (s.keyid, _b64(s.sig, source, f"$.signatures[{i}].sig"))

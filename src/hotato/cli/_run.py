@@ -35,6 +35,13 @@ def run_cli(cli: click.Group, argv: list[str] | None) -> int:
         return ExitCode.OK
     except KeyboardInterrupt:
         return 130
+    except RecursionError:  # a parser met input nested deeper than it will follow
+        click.echo(
+            "hotato: refused:\n  an input is nested too deeply to read (JSON or YAML nested "
+            "about a thousand levels or more); no real trace, transcript, test or manifest is",
+            err=True,
+        )
+        return ExitCode.REFUSED
     except Exception as exc:  # a bug: never exit 1, which would read as a FAIL
         click.echo(f"hotato: internal error: {type(exc).__name__}: {exc}", err=True)
         if _debug():

@@ -95,6 +95,8 @@ def load_trace(path: str | os.PathLike[str], digest: Any = None) -> Trace:
             if digest is not None:
                 digest.update(raw)
             line = raw.strip()
+            if lineno == 1:
+                line = line.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark is not data
             if not line:
                 continue
             if meta is None:

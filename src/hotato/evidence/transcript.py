@@ -19,13 +19,14 @@ SHAPES = 'a JSON array of turns, {"segments": [...]}, or {"transcript": {"segmen
 def load_transcript(path: str | os.PathLike[str]) -> Transcript:
     """A transcript file (a list of turns, or a segments object); InputError when malformed."""
     name = str(path)
-    data = read_bytes(path, "transcript")
+    data = read_bytes(path, "transcript").removeprefix(b"\xef\xbb\xbf")  # a UTF-8 BOM is not data
     try:
         doc = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
         line, col = _line_col(data, str(exc))
-        raise InputError.one(f"transcript is not valid JSON ({exc})", file=name, line=line,
-                             col=col) from None
+        raise InputError.one(
+            f"transcript is not valid JSON ({exc})", file=name, line=line, col=col
+        ) from None
     try:
         return parse_transcript(doc, name)
     except InputError as exc:

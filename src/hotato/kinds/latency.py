@@ -80,6 +80,11 @@ def _slowest(spans: list[Span]) -> tuple[float, Span] | None:
     return worst
 
 
+def _negative(spans: list[Span]) -> Span | None:
+    """The first span whose measured latency is below zero: evidence that cannot be right."""
+    return next((s for s in spans if (m := s.measured_latency_ms()) is not None and m < 0), None)
+
+
 @kind(Latency, reads=_reads, validate=_validate)
 def check(spec: Latency, ev: Evidence) -> Verdict:
     if spec.field is not None:
@@ -95,6 +100,13 @@ def check(spec: Latency, ev: Evidence) -> Verdict:
     if slowest is None:
         return Verdict.inconclusive(f"no latency was measured for {what} ({len(spans)} span(s))")
     worst, span = slowest
+    backwards = derived(ev.trace, ("latency-negative", *key[1:]), lambda: _negative(spans))
+    if backwards is not None:
+        return Verdict.inconclusive(
+            f"{what}: span {backwards.id} measures a negative latency (it ends before it "
+            "starts); bad evidence is not a fast call",
+            evidence=[backwards.id],
+        )
     if worst <= max_ms:
         return Verdict.passed(
             f"worst latency of {what} was {worst:g} ms (bound {max_ms:g} ms)",
