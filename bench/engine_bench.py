@@ -161,6 +161,10 @@ CALLER_LINES = [
     "It is the fifth of May, nineteen eighty {n}.",
     "Can you tell me my balance please?",
     "No, that is all, thank you.",
+]
+# Identifiers, said in one caller turn in a few hundred (a call that leaks one in three turns is
+# not a benchmark, it is an incident: its report lists every hit).
+PII_LINES = [
     "My card is 4111 1111 1111 1111, expiry twelve {n}.",
     "Call me back at five five five, one two one two, or email jo{n}@example.com.",
     "My social is 123-45-67{n:02d}.",
@@ -172,7 +176,8 @@ def write_transcript(path: Path, turns: int, seed: int) -> None:
     out = []
     for i in range(turns):
         agent = i % 2 == 1
-        line = rng.choice(AGENT_LINES if agent else CALLER_LINES).format(n=rng.randrange(100))
+        lines = AGENT_LINES if agent else (PII_LINES if rng.random() < 0.005 else CALLER_LINES)
+        line = rng.choice(lines).format(n=rng.randrange(100))
         out.append(
             {
                 "role": "agent" if agent else "caller",

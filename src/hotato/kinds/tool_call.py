@@ -11,8 +11,9 @@ import msgspec
 
 from hotato.kinds._base import CountBounds, Evidence, Spec, bounds, kind
 from hotato.kinds._payloads import arguments_of
-from hotato.kinds._trace_util import derived, span_ids, tools_time_ordered
+from hotato.kinds._trace_util import as_object, derived, span_ids, tools_time_ordered
 from hotato.model.evidence import Span, Trace
+from hotato.model.match import subset
 from hotato.model.results import Verdict
 from hotato.model.status import Source, Status
 
@@ -63,13 +64,38 @@ def _validate(spec: ToolCall) -> list[str]:
 
 
 def calls(trace: Trace, name: str, args_subset: dict[str, Any] | None) -> list[Span]:
-    """The calls of `name` whose arguments contain `args_subset`, from the arguments decoded
-    and indexed once per tool (kinds._payloads)."""
+    """The calls of `name` whose arguments contain `args_subset`. The first question about a
+    tool reads its calls' raw bytes for the value asked (no decoding); from the second on, the
+    tool's arguments are decoded and indexed once (kinds._payloads) and every later question
+    costs its matches. So a run costs at most two passes per tool, however many ask."""
     spans = trace.tool_calls.get(name, [])
     if args_subset is None:
         return spans
-    found = arguments_of(trace, name)
-    return [found.spans[i] for i in found.matching(args_subset)]
+    asked: dict[str, int] = derived(trace, "arguments_asked", dict)
+    asked[name] = asked.get(name, 0) + 1
+    if asked[name] > 1:
+        found = arguments_of(trace, name)
+        return [found.spans[i] for i in found.matching(args_subset)]
+    needle = _needle(args_subset)
+    if needle is not None:  # read only the calls whose raw arguments could hold the value
+        spans = [s for s in spans if _may_hold(s, needle)]
+    return [s for s in spans if subset(args_subset, as_object(s.read("arguments")))]
+
+
+def _may_hold(span: Span, needle: bytes) -> bool:
+    raw = bytes(span.arguments_raw)
+    if not raw:  # the arguments may sit under `attributes`
+        return bool(span.attributes_raw)
+    return needle in raw or b"\\" in raw
+
+
+def _needle(args_subset: dict[str, Any]) -> bytes | None:
+    """Bytes any call matching `args_subset` has in its raw arguments, unless they hold an
+    escape: a top-level string value, as JSON writes it. Checking bytes is ~50x cheaper than
+    decoding the call's arguments to compare them."""
+    strings = [msgspec.json.encode(v) for v in args_subset.values() if isinstance(v, str)]
+    plain = [n for n in strings if b"\\" not in n]  # an escaped needle may be written otherwise
+    return max(plain, key=len) if plain else None
 
 
 EMPTY: array[int] = array("q")
