@@ -7,6 +7,7 @@ from typing import Any
 
 from hotato.model.results import Result
 from hotato.model.status import Status
+from hotato.report._printable import printable
 
 
 def suite(name: str, results: list[Result]) -> ET.Element:
@@ -33,6 +34,10 @@ def suite(name: str, results: list[Result]) -> ET.Element:
 def render(suites: list[ET.Element]) -> str:
     root = ET.Element("testsuites")
     root.extend(suites)
+    for el in root.iter():  # evidence text may hold control characters XML cannot carry
+        el.attrib = {k: printable(v) for k, v in el.attrib.items()}
+        if el.text:
+            el.text = printable(el.text)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

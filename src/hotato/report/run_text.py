@@ -8,6 +8,7 @@ import click
 
 from hotato.model.results import Result
 from hotato.model.status import Status
+from hotato.report._printable import printable
 from hotato.report.text import COLORS
 
 
@@ -90,4 +91,4 @@ def render(doc: dict[str, Any], results: list[Result], color: bool = False) -> s
             out.append(f"artifact: {art['path']}")
         else:
             out.append(f"artifact: not written ({art['reason']})")
-    return "\n".join(out) + "\n"
+    return printable("\n".join(out)) + "\n"

@@ -8,6 +8,7 @@ from hotato.engine.policy import Tally
 from hotato.engine.run import RunOutcome
 from hotato.model.results import Result
 from hotato.model.status import Status
+from hotato.report._printable import printable
 
 COLORS = {Status.PASS: "green", Status.FAIL: "red", Status.INCONCLUSIVE: "yellow"}
 
@@ -51,4 +52,4 @@ def render(outcome: RunOutcome, header: str, color: bool = False) -> str:
         f"({j.passed} pass, {j.failed} fail, {j.inconclusive} inconclusive)"
     )
     lines.append(f"inconclusive policy: {outcome.policy.value}; exit {int(outcome.exit_code)}")
-    return "\n".join(lines) + "\n"
+    return printable("\n".join(lines)) + "\n"
