@@ -175,9 +175,11 @@ def _ended_ns(
     w: Walk, report: dict[str, Any], call: dict[str, Any], base: str, clock: _Clock
 ) -> int | None:
     ended = iso_to_ns(report.get("endedAt") or call.get("endedAt"))
-    if clock.absolute:
-        return ended
     seconds = w.number(report.get("durationSeconds"), f"{base}.durationSeconds")
+    if clock.absolute:
+        if ended is None and seconds is not None and clock.base_ns is not None:
+            return clock.base_ns + (seconds_to_ns(seconds) or 0)
+        return ended
     if seconds is not None:
         return seconds_to_ns(seconds)
     started = iso_to_ns(report.get("startedAt") or call.get("startedAt"))
