@@ -89,10 +89,23 @@ class ArtifactRef:
 
 
 def artifact_ref(artifact_dir: str | os.PathLike[str]) -> ArtifactRef:
-    """Read `DIR/conversation.json` (inside the folder, never through a link) and bind it."""
-    return ArtifactRef.from_manifest(
-        read_manifest(artifact_dir), str(Path(artifact_dir) / MANIFEST)
-    )
+    """Bind the artifact in `artifact_dir`: its children re-hashed against the manifest first
+    (a label is about the artifact as it was written, not as it was edited since), then the
+    manifest bytes that were checked, read once, inside the folder and never through a link."""
+    from hotato.artifacts.verify import verify_artifact
+
+    report = verify_artifact(artifact_dir)
+    doubts = [
+        *(f"{m['name']} differs from what the manifest binds" for m in report.mismatches),
+        *(f"{name} is missing" for name in report.missing),
+        *report.problems,
+    ]
+    if doubts or report.manifest_bytes is None:
+        raise Tampered.one(
+            "the artifact does not verify, so no label can stand for it: " + "; ".join(doubts),
+            file=str(artifact_dir),
+        )
+    return ArtifactRef.from_manifest(report.manifest_bytes, str(Path(artifact_dir) / MANIFEST))
 
 
 @dataclass(frozen=True)

@@ -132,7 +132,7 @@ def _read_manifest(base: Path, report: Report) -> dict[str, Any] | None:
     except OSError as exc:
         link = exc.errno == errno.ELOOP
         report.problems.append(
-            f"{MANIFEST} is a link; refusing to follow it"
+            f"{MANIFEST} is a link (a symbolic link); refusing to follow it"
             if link
             else f"{MANIFEST} cannot be read ({exc.strerror})"
         )
