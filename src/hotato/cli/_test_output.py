@@ -13,6 +13,13 @@ def render(fmt: str, outcome: ConversationOutcome, color: bool) -> str:
         return outcome.to_json()
     if fmt == "junit":
         return junit_text(outcome.items)
+    if fmt == "markdown":
+        from hotato.report import markdown
+
+        if outcome.suite is not None:
+            named = [(g.name, g.document) for g in outcome.items]
+            return markdown.suite(named, str(outcome.suite), outcome.exit_code)
+        return markdown.call(outcome.document, str(outcome.document["test_id"]))
     if outcome.suite is not None:
         return _suite_text(outcome.suite, outcome)
     from hotato.report.run_text import render as render_run
@@ -92,15 +99,9 @@ def junit_text(items: list[Graded]) -> str:
 
 def check_junit(path: str | None) -> None:
     """Refuse a --junit that cannot be written before anything runs or is written."""
-    if path is None:
-        return
-    from hotato.model.errors import InputError
+    from hotato.cli._pages import check_target
 
-    target = Path(path)
-    if target.is_dir():
-        raise InputError.one("--junit is a folder; give it a file name", file=path)
-    if not target.parent.is_dir():
-        raise InputError.one("the folder that would hold --junit does not exist", file=path)
+    check_target(path, "--junit")
 
 
 def write_junit(path: str | None, items: list[Graded]) -> None:

@@ -34,11 +34,13 @@ def assert_group() -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json", "junit"]),
+    type=click.Choice(["text", "json", "junit", "html", "markdown"]),
     default="text",
     show_default=True,
-    help="Output format.",
+    help="Output format. html: one self-contained page (what was said beside what was done); "
+    "markdown: a compact table for a pull-request comment, failing checks first.",
 )
+@click.option("--html", "html_path", metavar="FILE", help="Also write the HTML report page here.")
 def run_cmd(
     assertions_path: str,
     packs: tuple[str, ...],
@@ -51,6 +53,7 @@ def run_cmd(
     require_signed_trace: bool,
     inconclusive_policy: str | None,
     fmt: str,
+    html_path: str | None,
 ) -> None:
     """Evaluate an assertions file against one call's evidence.
 
@@ -66,8 +69,10 @@ def run_cmd(
       hotato assert run --assertions assertions.yaml --trace call.jsonl \\
           --transcript turns.json --state sandbox.json
     """
+    from hotato.cli._pages import check_target
     from hotato.runs.assertions import grade_assertions
 
+    check_target(html_path, "--html")
     graded = grade_assertions(
         assertions_path,
         packs=packs,
@@ -79,9 +84,25 @@ def run_cmd(
         trace_keys=trace_keys,
         require_signed_trace=require_signed_trace,
         inconclusive_policy=inconclusive_policy,
+        keep_evidence=fmt == "html" or html_path is not None,
     )
     outcome, auth, extra = graded.outcome, graded.auth, graded.extra()
-    if fmt == "json":
+    if fmt == "html" or html_path is not None:
+        from hotato.cli._pages import write_page
+        from hotato.report.json_out import envelope
+        from hotato.runs.pages import call_page
+
+        page = call_page(envelope(outcome, extra), assertions_path, graded.sources)
+        write_page(html_path, page)
+        if fmt == "html":
+            click.echo(page, nl=False)
+            raise Exit(outcome.exit_code)
+    if fmt == "markdown":
+        from hotato.report.json_out import envelope
+        from hotato.report.markdown import call
+
+        click.echo(call(envelope(outcome, extra), assertions_path), nl=False)
+    elif fmt == "json":
         from hotato.report.json_out import dumps, envelope
 
         click.echo(dumps(envelope(outcome, extra)), nl=False)

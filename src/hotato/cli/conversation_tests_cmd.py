@@ -59,11 +59,19 @@ def conversation_tests_group() -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json", "junit"]),
+    type=click.Choice(["text", "json", "junit", "html", "markdown"]),
     default="text",
     show_default=True,
+    help="html: one self-contained page (said beside done, scorecard, trials, suite rows); "
+    "markdown: a compact table for a pull-request comment or CI job summary.",
 )
 @click.option("--junit", "junit_path", metavar="FILE", help="Also write JUnit XML here.")
+@click.option(
+    "--html",
+    "html_path",
+    metavar="FILE",
+    help="Also write the HTML report page here. With --out, each artifact binds it as report.html.",
+)
 @click.option(
     "--sign",
     "sign_key",
@@ -144,6 +152,7 @@ def run_cmd(
     origin_kind: str,
     fmt: str,
     junit_path: str | None,
+    html_path: str | None,
     sign_key: str | None,
     labels: str | None,
     trust: tuple[str, ...],
@@ -172,7 +181,9 @@ def run_cmd(
           --trace call.jsonl --state sandbox.json --out ./conv-artifact
       hotato test run refund.yaml --agent support-v3 --trials ./recorded-calls --k 3
       hotato test run tests/ --agent support-v3 --junit report.xml
+      hotato test run tests/ --agent support-v3 --format markdown --html report.html
     """
+    from hotato.cli._pages import check_target, write_page
     from hotato.cli._test_output import check_junit, render, write_junit
     from hotato.runs.conversation import run_request
     from hotato.runs.request import RunRequest
@@ -213,11 +224,21 @@ def run_cmd(
         sign_key=sign_key,
         trace_keys=trace_keys,
         require_signed_trace=require_signed_trace,
+        page=fmt == "html" or html_path is not None,
     )
     check_junit(junit_path)
+    check_target(html_path, "--html")
     outcome = run_request(req)
     for note in outcome.notes:
         click.echo(f"hotato: note: {note}", err=True)
     write_junit(junit_path, outcome.items)
+    if fmt == "html" or html_path is not None:
+        from hotato.runs.pages import outcome_page
+
+        page = outcome_page(outcome, html_path)
+        write_page(html_path, page)
+        if fmt == "html":
+            click.echo(page, nl=False)
+            raise Exit(outcome.exit_code)
     click.echo(render(fmt, outcome, color=sys.stdout.isatty()), nl=False)
     raise Exit(outcome.exit_code)

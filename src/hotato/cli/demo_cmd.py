@@ -28,7 +28,13 @@ def demo_dir() -> Path:
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-def demo(write_to: str | None, fmt: str) -> None:
+@click.option(
+    "--html",
+    "html_path",
+    metavar="FILE",
+    help="Also write the demo's report page here: open it in a browser.",
+)
+def demo(write_to: str | None, fmt: str, html_path: str | None) -> None:
     """Run the bundled demo call and print its verdicts.
 
     The agent tells the caller "your refund has been sent". hotato reads the three pieces of
@@ -37,10 +43,12 @@ def demo(write_to: str | None, fmt: str) -> None:
     The demo exits 0 once it has printed the verdicts; `hotato assert run` on the same files
     exits 1, as a CI gate would.
     """
+    from hotato.cli._pages import check_target
     from hotato.engine.loader import load_assertions
     from hotato.engine.run import run
     from hotato.engine.sources import open_sources
 
+    check_target(html_path, "--html")
     src = demo_dir()
     if write_to is not None:
         _write(src, Path(write_to))
@@ -52,6 +60,13 @@ def demo(write_to: str | None, fmt: str) -> None:
         state=str(src / "orders.sqlite"),
     )
     outcome = run(aset, sources)
+    if html_path is not None:
+        from hotato.cli._pages import write_page
+        from hotato.report.json_out import envelope
+        from hotato.runs.pages import call_page
+
+        title = "hotato demo: a refund claimed"
+        write_page(html_path, call_page(envelope(outcome), title, sources))
     if fmt == "json":
         from hotato.report.json_out import dumps, envelope
 
@@ -60,6 +75,8 @@ def demo(write_to: str | None, fmt: str) -> None:
     from hotato.cli._demo_story import story
 
     click.echo(story(sources, outcome, color=sys.stdout.isatty()), nl=False)
+    if html_path is not None:
+        click.echo(f"\nThe report page is in {html_path}: open it in a browser.")
     raise Exit(0)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from hotato.conversation.runner import ConversationRun
+from hotato.conversation.scorecard import scorecard
 from hotato.model.state import StateRead
 
 NOTE = (
@@ -73,16 +74,17 @@ def run_document(run: ConversationRun) -> dict[str, Any]:
         },
         "assertions": assertions_envelope(run),
         "rubric": {"gated": run.gate_judge, "exit_code": run.rubric_exit(), "results": run.rubric},
-        "dimensions": run.dimensions,
+        "dimensions": scorecard(run.results, run.test.report_dimensions, run.reliability.as_dict()),
         "report_dimensions": run.test.report_dimensions,
-        "reliability": {
+    }
+    if "reliability" in run.test.report_dimensions:  # left out of the scorecard, left out here
+        doc["reliability"] = {
             "runs": [{"run": i + 1, "passed": p} for i, p in enumerate(run.runs)],
             "aggregate": run.reliability.as_dict(),
-        },
-        "trace_authenticated": bool(
-            run.sources.trace is not None and run.sources.trace.authenticated
-        ),
-    }
+        }
+    doc["trace_authenticated"] = bool(
+        run.sources.trace is not None and run.sources.trace.authenticated
+    )
     if run.trace_auth is not None:
         doc["trace_auth"] = run.trace_auth
     if run.labels:

@@ -65,6 +65,21 @@ def dimensions(results: list[Result]) -> dict[str, dict[str, int]]:
     return out
 
 
+def scorecard(
+    results: list[Result], report_dimensions: list[str], reliability: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """The dimensions a test reports, in its order, and no others (plus `untagged` when a
+    result carries no dimension). The Reliability row carries the reliability figures (pass@1,
+    pass@k, pass^k, the Wilson interval) beside the counts of results tagged `reliability`."""
+    counts = dimensions(results)
+    card: dict[str, dict[str, Any]] = {d: dict(counts[d]) for d in report_dimensions}
+    if "reliability" in card:
+        card["reliability"].update(reliability)
+    if "untagged" in counts:
+        card["untagged"] = counts["untagged"]
+    return card
+
+
 def conditions(
     required: list[str],
     deterministic: list[Result],

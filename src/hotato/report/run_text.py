@@ -46,30 +46,11 @@ def render(doc: dict[str, Any], results: list[Result], color: bool = False) -> s
         for refused in human.get("refused", []):
             out.append(f"  REFUSED       {refused.get('source', '?')}  {refused.get('reason', '')}")
     out += ["", "scorecard (pass / fail / inconclusive):"]
-    shown = list(doc["report_dimensions"]) + (
-        ["untagged"] if "untagged" in doc["dimensions"] else []
-    )
-    for dim in shown:
-        t = doc["dimensions"].get(dim, {"pass": 0, "fail": 0, "inconclusive": 0})
-        out.append(f"  {dim:<13} {t['pass']} / {t['fail']} / {t['inconclusive']}")
-    rel = doc["reliability"]["aggregate"]
-    ci = rel["ci"]["wilson"]
-    k = rel["k"]
-    label = "trials" if rel.get("independent_trials") else "replays"
-    figures = f"pass@1 {rel['pass_at_1']:.3f}"
-    if k > 1:
-        figures += f", pass@{k} {rel['pass_at_k']:.3f}, pass^{k} {rel['pass_caret_k']:.3f}"
-    out.append(
-        f"  {label:<13} {figures}, Wilson 95% [{ci['low']:.3f}, {ci['high']:.3f}] over n={rel['n']}"
-    )
-    if rel.get("note") and rel["n"] > 1:
-        out.append(f"  note: {rel['note']}")
-    runs = doc["reliability"].get("runs", [])
-    if len(runs) > 1:
-        listed = ", ".join(
-            f"{r.get('call', r['run'])}: {'pass' if r['passed'] else 'fail'}" for r in runs[:20]
-        )
-        out.append(f"  runs: {listed}" + (" ..." if len(runs) > 20 else ""))
+    for dim, t in doc["dimensions"].items():
+        row = f"  {dim:<13} {t['pass']} / {t['fail']} / {t['inconclusive']}"
+        out.append(row + (f"; {reliability_figures(t)}" if "pass_at_1" in t else ""))
+        if dim == "reliability":
+            out += _reliability_notes(doc, t)
     out += ["", "success conditions:"]
     for name, value in doc["success"]["conditions"].items():
         out.append(f"  {'holds ' if value else 'broken'}  {name}")
@@ -92,3 +73,26 @@ def render(doc: dict[str, Any], results: list[Result], color: bool = False) -> s
         else:
             out.append(f"artifact: not written ({art['reason']})")
     return printable("\n".join(out)) + "\n"
+
+
+def reliability_figures(rel: dict[str, Any]) -> str:
+    """pass@1, pass@k, pass^k and the Wilson interval, as one phrase."""
+    k, ci = rel["k"], rel["ci"]["wilson"]
+    figures = f"pass@1 {rel['pass_at_1']:.3f}"
+    if k > 1:
+        figures += f", pass@{k} {rel['pass_at_k']:.3f}, pass^{k} {rel['pass_caret_k']:.3f}"
+    what = "independent trial(s)" if rel.get("independent_trials") else "replay(s)"
+    return f"{figures}, Wilson 95% [{ci['low']:.3f}, {ci['high']:.3f}] over n={rel['n']} {what}"
+
+
+def _reliability_notes(doc: dict[str, Any], rel: dict[str, Any]) -> list[str]:
+    out = []
+    if rel.get("note") and rel["n"] > 1:
+        out.append(f"    note: {rel['note']}")
+    runs = doc.get("reliability", {}).get("runs", [])
+    if len(runs) > 1:
+        listed = ", ".join(
+            f"{r.get('call', r['run'])}: {'pass' if r['passed'] else 'fail'}" for r in runs[:20]
+        )
+        out.append(f"    runs: {listed}" + (" ..." if len(runs) > 20 else ""))
+    return out

@@ -47,8 +47,11 @@ def bind(
     files: CallFiles,
     state_doc: dict[str, Any] | None,
     signer: Signer | None = None,
+    page: bytes | None = None,
 ) -> dict[str, Any]:
     children = [Child("assertions", "assertions.json", data=encode(document))]
+    if page is not None:  # the report page, bound and verified like every other child
+        children.append(Child("report", "report.html", data=page))
     if files.transcript:
         children.append(Child("transcript", "transcript.json", source=files.transcript))
     if files.trace:

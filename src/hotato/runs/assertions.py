@@ -22,6 +22,7 @@ def grade_assertions(
     trace_keys: Sequence[str] = (),
     require_signed_trace: bool = False,
     inconclusive_policy: str | None = None,
+    keep_evidence: bool = False,
 ) -> AssertionsResult:
     """Load (when given a path), merge packs, check the plan, authenticate the trace when asked,
     read the evidence and grade. Raises InputError for anything refused."""
@@ -35,4 +36,4 @@ def grade_assertions(
         trace_keys=trace_keys,
         require_signed_trace=require_signed_trace,
     ) as grader:
-        return grader.grade(trace=trace, transcript=transcript)
+        return grader.grade(trace=trace, transcript=transcript, keep_evidence=keep_evidence)

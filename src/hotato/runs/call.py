@@ -12,6 +12,7 @@ from hotato.conversation.document import run_document
 from hotato.conversation.runner import ConversationRun, run_test
 from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest
+from hotato.engine.evaluate import Sources
 from hotato.model.errors import InputError
 from hotato.model.status import Policy
 from hotato.runs.human import HumanLane
@@ -81,9 +82,11 @@ def write_artifact(
     doc: dict[str, Any],
     files: CallFiles,
     out: str,
+    sources: Sources | None = None,
 ) -> dict[str, Any]:
     """Bind the run's document and evidence into an artifact at `out` (signed when the
-    request names a key); the document's `artifact` entry."""
+    request names a key, with the report page when it asks for one); the document's
+    `artifact` entry."""
     from hotato.runs.artifact import bind, created_at, origin
 
     when = created_at(req.created_at)
@@ -97,6 +100,11 @@ def write_artifact(
         def signer(manifest: bytes) -> bytes:
             return manifest_envelope(manifest, key)
 
+    page = None
+    if req.page:
+        from hotato.runs.pages import call_page
+
+        page = call_page(doc, test.id, sources).encode()
     manifest = bind(
         out,
         test.id,
@@ -107,6 +115,7 @@ def write_artifact(
         files,
         doc.get("state_evidence"),
         signer,
+        page,
     )
     info: dict[str, Any] = {"path": out, "manifest": manifest}
     if req.sign_key is not None:  # signed inside the staging folder, before the swap
@@ -157,5 +166,5 @@ def _single(
                 "reason": "the inconclusive policy `refuse` refused the run",
             }
         else:
-            doc["artifact"] = write_artifact(req, test, doc, files, req.out)
+            doc["artifact"] = write_artifact(req, test, doc, files, req.out, run.sources)
     return run, doc

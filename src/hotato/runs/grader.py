@@ -83,10 +83,13 @@ class Grader:
         transcript: TranscriptInput | None = None,
         state: StateInput | None = None,
         assertions: AssertionSet | None = None,
+        keep_evidence: bool = False,
     ) -> AssertionsResult:
         """Grade one call. Evidence left as None is not supplied: its checks are INCONCLUSIVE.
         `state` here replaces the grader's own for this call only; so do `assertions` (the
-        grader's own with this call's values bound, as a fleet run's `${call.col}` does)."""
+        grader's own with this call's values bound, as a fleet run's `${call.col}` does).
+        `keep_evidence` keeps the call's loaded evidence on the result (for the report page);
+        a batch leaves it off so a graded call's trace is not held in memory."""
         trace_path = None
         if isinstance(trace, Trace):
             if self.trace_keys or self.require_signed_trace:
@@ -103,7 +106,8 @@ class Grader:
             state_source(state, self._state_before) if state is not None else self._source(),
         )
         aset = assertions if assertions is not None else self.assertions
-        return AssertionsResult(run(aset, sources, self.inconclusive_policy), auth)
+        outcome = run(aset, sources, self.inconclusive_policy)
+        return AssertionsResult(outcome, auth, sources if keep_evidence else None)
 
     def _source(self) -> StateSource | None:
         if self._state is None:

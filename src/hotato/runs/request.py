@@ -36,6 +36,7 @@ class RunRequest:
     trace_keys: tuple[str, ...] = ()
     require_signed_trace: bool = False
     loaded: ConversationTest | None = None  # the test, already loaded (test_path is then unused)
+    page: bool = False  # bind the report page into each artifact (report.html)
 
     def files(self) -> CallFiles:
         return CallFiles(".", self.transcript, self.trace, self.state, self.audio)

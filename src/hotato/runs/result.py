@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from hotato.engine.evaluate import Sources
 from hotato.engine.run import RunOutcome
 from hotato.model.results import Result
 from hotato.model.status import Policy, Status
@@ -26,6 +27,7 @@ class AssertionsResult:
 
     outcome: RunOutcome
     auth: TraceAuth | None = None
+    sources: Sources | None = None  # the call's evidence, kept when asked (for the report page)
 
     def __repr__(self) -> str:
         """Short enough for pytest to show whole: `assert result.passed` explains itself."""

@@ -123,6 +123,30 @@ class Counts(msgspec.Struct, forbid_unknown_fields=True):
     inconclusive: int
 
 
+class Wilson(msgspec.Struct, forbid_unknown_fields=True):
+    level: float
+    low: float
+    high: float
+
+
+class Interval(msgspec.Struct, forbid_unknown_fields=True):
+    wilson: Wilson
+
+
+class DimensionRow(Counts, forbid_unknown_fields=True):
+    """A scorecard row. The Reliability row also carries the reliability figures."""
+
+    n: int | None = None
+    k: int | None = None
+    passes: int | None = None
+    pass_at_1: float | None = None
+    pass_at_k: float | None = None
+    pass_caret_k: float | None = None
+    ci: Interval | None = None
+    independent_trials: bool | None = None
+    note: str | None = None
+
+
 class JudgeCounts(Counts, forbid_unknown_fields=True):
     total: int
 
@@ -167,10 +191,10 @@ class TestRunDoc(msgspec.Struct):
     summary: dict[str, Any]
     assertions: dict[str, Any]
     rubric: dict[str, Any]
-    dimensions: dict[str, Counts]
+    dimensions: dict[str, DimensionRow]  # only the test's report_dimensions (and untagged)
     report_dimensions: list[str]
-    reliability: dict[str, Any]
     trace_authenticated: bool
+    reliability: dict[str, Any] | None = None  # present when the test reports reliability
 
 
 class TestSuiteDoc(msgspec.Struct, forbid_unknown_fields=True):

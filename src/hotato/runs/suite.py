@@ -110,7 +110,9 @@ def suite(req: RunRequest, folder: Path) -> ConversationOutcome:
             Path(req.out).mkdir()
         for test, call, out, run, doc in graded:
             if out is not None:
-                doc["artifact"] = write_artifact(req.for_test(test), test, doc, call, out)
+                doc["artifact"] = write_artifact(
+                    req.for_test(test), test, doc, call, out, run.sources
+                )
             items.append(Graded(test.id, run, doc))
     code = max((int(g.document["exit_code"]) for g in items), default=0)
     document: dict[str, Any] = {

@@ -12,6 +12,7 @@ from hotato.conversation.calls import trial_folders
 from hotato.conversation.document import run_document
 from hotato.conversation.reliability import Aggregate
 from hotato.conversation.runner import ConversationRun
+from hotato.conversation.scorecard import scorecard
 from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest
 from hotato.model.errors import InputError
@@ -59,13 +60,14 @@ def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRu
         if root is not None:
             root.mkdir(exist_ok=True)
             for c, r, out in zip(calls, runs, outs, strict=True):
-                artifacts.append(write_artifact(req, test, run_document(r), c, str(out)))
+                artifacts.append(write_artifact(req, test, run_document(r), c, str(out), r.sources))
     passes = sum(r.passed for r in runs)
-    agg = Aggregate(n, k, passes, independent=True)
+    agg = Aggregate(n, k, passes, independent=True).as_dict()
     first = run_document(runs[0])
     doc = {
         **first,
         "exit_code": int(max(r.exit_code for r in runs)),
+        "dimensions": scorecard(runs[0].results, test.report_dimensions, agg),
         "trials": [
             {
                 "call": c.folder,
@@ -76,14 +78,15 @@ def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRu
             }
             for i, (c, r) in enumerate(zip(calls, runs, strict=True))
         ],
-        "reliability": {
+    }
+    if "reliability" in test.report_dimensions:  # left out of the scorecard, left out here
+        doc["reliability"] = {
             "runs": [
                 {"run": i + 1, "call": Path(c.folder).name, "passed": r.passed}
                 for i, (c, r) in enumerate(zip(calls, runs, strict=True))
             ],
-            "aggregate": agg.as_dict(),
-        },
-    }
+            "aggregate": agg,
+        }
     # Each condition holds only when it holds in every trial, so the conditions agree with
     # `passed`; the lanes and scorecard beside them are the first trial's (see "trials").
     doc["success"] = {

@@ -1,0 +1,17 @@
+# A small image with the hotato CLI as its entry point:
+#   docker build -t hotato .
+#   docker run --rm -v "$PWD:/work" hotato test run tests/ --agent support-v3 --format markdown
+FROM python:3.12-slim AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY src ./src
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+
+FROM python:3.12-slim
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels \
+    && useradd --create-home --uid 10001 hotato
+USER hotato
+WORKDIR /work
+ENTRYPOINT ["hotato"]
+CMD ["--help"]

@@ -1,0 +1,132 @@
+"""A compact Markdown summary for a pull-request comment or a CI job summary.
+
+Failing checks come first. Every cell is escaped: a call's text cannot open a link, an HTML tag,
+a table cell or an @mention in the comment it lands in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hotato.report._doc import lanes, verdict
+from hotato.report._printable import printable
+
+RANK = {"FAIL": 0, "ERROR": 0, "INCONCLUSIVE": 1, "PASS": 2}
+_ESCAPES = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    "|": "\\|",
+    "\\": "\\\\",
+    "`": "\\`",
+    "*": "\\*",
+    "_": "\\_",
+    "[": "\\[",
+    "]": "\\]",
+    "@": "&#64;",
+    "\r": " ",
+    "\n": " ",
+}
+MAX_CELL = 300
+
+
+def cell(text: object) -> str:
+    value = printable(str(text))
+    if len(value) > MAX_CELL:
+        value = value[: MAX_CELL - 1] + "…"
+    return "".join(_ESCAPES.get(ch, ch) for ch in value)
+
+
+def _counts(doc: dict[str, Any]) -> str:
+    d = doc["summary"]["deterministic"]
+    return f"{d['pass']} pass, {d['fail']} fail, {d['inconclusive']} inconclusive"
+
+
+def _checks_table(results: list[dict[str, Any]], only_failing: bool = False) -> list[str]:
+    rows = sorted(results, key=lambda r: RANK.get(r["status"], 1))  # stable: document order
+    if only_failing:
+        rows = [r for r in rows if r["status"] != "PASS"]
+    if not rows:
+        return []
+    out = ["| Status | Check | Kind | Reason |", "|---|---|---|---|"]
+    for r in rows:
+        status = r["status"] if r["status"] == "PASS" else f"**{r['status']}**"
+        out.append(
+            f"| {status} | {cell(r['id'])} | {cell(r.get('kind', ''))} | "
+            f"{cell(r.get('reason', ''))} |"
+        )
+    return out
+
+
+def _scorecard(doc: dict[str, Any]) -> list[str]:
+    dims = doc.get("dimensions") or {}
+    if not dims:
+        return []
+    out = ["", "| Dimension | Pass | Fail | Inconclusive | Figures |", "|---|---|---|---|---|"]
+    for name, t in dims.items():
+        figures = ""
+        if "pass_at_1" in t:
+            ci = t["ci"]["wilson"]
+            figures = f"pass@1 {t['pass_at_1']:.3f}"
+            if t["k"] > 1:
+                figures += f", pass@{t['k']} {t['pass_at_k']:.3f}, pass^{t['k']} " + (
+                    f"{t['pass_caret_k']:.3f}"
+                )
+            figures += f", Wilson 95% [{ci['low']:.3f}, {ci['high']:.3f}], n={t['n']}"
+        out.append(
+            f"| {cell(name)} | {t['pass']} | {t['fail']} | {t['inconclusive']} | {figures} |"
+        )
+    return out
+
+
+def call(doc: dict[str, Any], title: str) -> str:
+    """One call (or one test over its trials)."""
+    deterministic, judge = lanes(doc)
+    out = [
+        f"### hotato: {cell(title)}: **{verdict(doc)}** (exit {doc['exit_code']})",
+        "",
+        f"Deterministic lane: {_counts(doc)}; inconclusive policy "
+        f"`{doc['inconclusive_policy']}`. No overall score.",
+        "",
+    ]
+    out += _checks_table(deterministic)
+    out += _scorecard(doc)
+    trials = doc.get("trials", [])
+    if trials:
+        passed = sum(bool(t["passed"]) for t in trials)
+        out += ["", f"Trials: {passed} of {len(trials)} passed."]
+    if judge:
+        j = {s: sum(r["status"] == s for r in judge) for s in ("PASS", "FAIL", "INCONCLUSIVE")}
+        out += [
+            "",
+            f"Judge lane (advisory, counted apart): {j['PASS']} pass, {j['FAIL']} fail, "
+            f"{j['INCONCLUSIVE']} inconclusive.",
+        ]
+    return "\n".join(out) + "\n"
+
+
+def suite(docs: list[tuple[str, dict[str, Any]]], title: str, exit_code: int) -> str:
+    """A suite: one row per test (failing tests first), then the failing checks of each."""
+    ranked = sorted(docs, key=lambda d: {"REFUSED": 0, "FAILED": 1}.get(verdict(d[1]), 2))
+    failed = sum(verdict(d) != "PASSED" for _, d in docs)
+    out = [
+        f"### hotato suite: {cell(title)}: **{'FAILED' if failed else 'PASSED'}** "
+        f"(exit {exit_code})",
+        "",
+        f"{len(docs) - failed} passed, {failed} failed.",
+        "",
+        "| Test | Result | Pass | Fail | Inconclusive |",
+        "|---|---|---|---|---|",
+    ]
+    for name, doc in ranked:
+        d = doc["summary"]["deterministic"]
+        word = verdict(doc)
+        shown = word if word == "PASSED" else f"**{word}**"
+        out.append(f"| {cell(name)} | {shown} | {d['pass']} | {d['fail']} | {d['inconclusive']} |")
+    for name, doc in ranked:
+        if verdict(doc) == "PASSED":
+            continue
+        table = _checks_table(lanes(doc)[0], only_failing=True)
+        if table:
+            out += ["", f"#### {cell(name)}", "", *table]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,262 @@
+"""The HTML report: one self-contained page for a call, its trials, or a suite of tests.
+
+The page is made from the same JSON document the `--format json` output prints, plus the call's
+evidence (transcript and trace) for the timeline, so its counts are the JSON's counts. Every
+string on it comes from untrusted calls and is escaped by Jinja2's autoescape; the page carries
+no script and a Content-Security-Policy that would block one. See docs/report.md.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from hotato.model.evidence import Trace, Transcript
+from hotato.report import timeline
+from hotato.report._doc import lanes, verdict
+from hotato.report._printable import printable
+from hotato.report.timeline import Cite, pretty
+
+STATUS_ORDER = {"FAIL": 0, "ERROR": 0, "INCONCLUSIVE": 1, "PASS": 2}
+TRACE_KINDS = frozenset(
+    {
+        "tool_call",
+        "tool_result",
+        "tool_error",
+        "http_result",
+        "handoff",
+        "dtmf",
+        "termination",
+        "sequence",
+        "latency",
+    }
+)
+
+
+@dataclass
+class CallInput:
+    """One graded call: the JSON document as printed, and the evidence it was graded on."""
+
+    doc: dict[str, Any]  # a `hotato.test-run` document or an `assert.v1` envelope
+    title: str
+    trace: Trace | None = None
+    transcript: Transcript | None = None
+    state: list[dict[str, Any]] = field(default_factory=list)  # state evidence entries
+    link: str | None = None  # a page of its own (a suite's test with an artifact), if any
+
+
+def _dimension_state(row: dict[str, Any]) -> str:
+    """A dimension's own state: a FAIL anywhere fails it; otherwise an INCONCLUSIVE leaves it
+    INCONCLUSIVE, never a pass; a dimension with no checks says so."""
+    if row["fail"]:
+        return "FAIL"
+    if row["inconclusive"]:
+        return "INCONCLUSIVE"
+    if row["pass"]:
+        return "PASS"
+    return "NO CHECKS"
+
+
+def _checks(
+    results: list[dict[str, Any]], prefix: str, state_ids: set[str]
+) -> list[dict[str, Any]]:
+    checks = []
+    for i, r in enumerate(results):
+        refs = [{"ref": e, "anchor": f"{prefix}{e}"} for e in r.get("evidence", [])]
+        if r["id"] in state_ids:
+            refs.append({"ref": "state read", "anchor": f"{prefix}state-{r['id']}"})
+        extra = []
+        if "observed" in r:
+            extra.append(("observed", pretty(r["observed"])))
+        if r.get("details"):
+            extra.append(("details", pretty(r["details"])))
+        checks.append(
+            {
+                "anchor": f"{prefix}check-{i}",
+                "id": r["id"],
+                "kind": r.get("kind", ""),
+                "status": r["status"],
+                "reason": r.get("reason", ""),
+                "dimension": r.get("dimension") or "untagged",
+                "skipped": r.get("skipped", False),
+                "refs": refs,
+                "extra": extra,
+            }
+        )
+    return checks
+
+
+def _cites(checks: list[dict[str, Any]]) -> dict[str, list[Cite]]:
+    out: dict[str, list[Cite]] = {}
+    for c in checks:
+        for ref in c["refs"]:
+            out.setdefault(ref["ref"], []).append(Cite(c["anchor"], c["id"], c["status"]))
+    return out
+
+
+def _missing(checks: list[dict[str, Any]], has_trace: bool) -> list[dict[str, Any]]:
+    """Trace checks that FAILed on a trace that was read, with nothing in it to point at:
+    what the agent claimed or was expected to do and did not."""
+    if not has_trace:
+        return []
+    return [
+        c for c in checks if c["status"] == "FAIL" and c["kind"] in TRACE_KINDS and not c["refs"]
+    ]
+
+
+def _scorecard(doc: dict[str, Any], checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = []
+    for name, counts in doc.get("dimensions", {}).items():
+        state = _dimension_state(counts)
+        reasons = [
+            f"{c['id']}: {c['reason']}"
+            for c in checks
+            if c["dimension"] == name and c["status"] == "INCONCLUSIVE"
+        ]
+        rows.append(
+            {
+                "name": name,
+                "state": state,
+                "pass": counts["pass"],
+                "fail": counts["fail"],
+                "inconclusive": counts["inconclusive"],
+                "reasons": reasons,
+                "reliability": _figures(counts) if "pass_at_1" in counts else None,
+            }
+        )
+    return rows
+
+
+def _figures(rel: dict[str, Any]) -> dict[str, Any]:
+    """The reliability figures, with the chart's bar lengths worked out here (fixed precision,
+    so the page is byte-stable)."""
+    ci = rel["ci"]["wilson"]
+    k = rel["k"]
+    bars = [("pass@1", rel["pass_at_1"])]
+    if k > 1:
+        bars += [(f"pass@{k}", rel["pass_at_k"]), (f"pass^{k}", rel["pass_caret_k"])]
+    return {
+        "n": rel["n"],
+        "k": k,
+        "passes": rel["passes"],
+        "independent": rel.get("independent_trials", False),
+        "note": rel.get("note", ""),
+        "bars": [
+            {"label": label, "value": f"{v:.3f}", "width": f"{300 * v:.1f}", "y": 8 + 26 * i}
+            for i, (label, v) in enumerate(bars)
+        ],
+        "low": f"{ci['low']:.3f}",
+        "high": f"{ci['high']:.3f}",
+        "low_x": f"{60 + 300 * ci['low']:.1f}",
+        "high_x": f"{60 + 300 * ci['high']:.1f}",
+        "height": 16 + 26 * len(bars),
+    }
+
+
+def _trials(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": os.path.basename(str(t["call"]).rstrip("/\\")) or str(t["call"]),
+            "status": "PASSED" if t["passed"] else "FAILED",
+            "summary": t["summary"],
+            "exit_code": t["exit_code"],
+            "artifact": t.get("artifact"),
+        }
+        for t in doc.get("trials", [])
+    ]
+
+
+def call_view(call: CallInput, prefix: str) -> dict[str, Any]:
+    doc = call.doc
+    deterministic, judge = lanes(doc)
+    state_ids = {e["id"] for e in call.state}
+    checks = _checks(deterministic, prefix, state_ids)
+    line = timeline.build(call.trace, call.transcript, _cites(checks), prefix)
+    success = doc.get("success")
+    counts = doc["summary"]["deterministic"]
+    return {
+        "prefix": prefix,
+        "title": call.title,
+        "test_id": doc.get("test_id"),
+        "agent": doc.get("agent"),
+        "verdict": verdict(doc),
+        "exit_code": doc["exit_code"],
+        "policy": doc["inconclusive_policy"],
+        "counts": counts,
+        "checks": checks,
+        "failing": [c for c in checks if c["status"] != "PASS"],
+        "missing": _missing(checks, line.has_trace),
+        "timeline": line,
+        "state": [
+            {
+                "anchor": f"{prefix}state-{e['id']}",
+                "id": e["id"],
+                "resource": e.get("resource", ""),
+                "phase": e.get("phase", "after"),
+                "filters": pretty(e.get("filters", {})),
+                "observed": pretty(e.get("observed")),
+                "error": e.get("error"),
+            }
+            for e in call.state
+        ],
+        "scorecard": _scorecard(doc, checks),
+        "conditions": list((success or {}).get("conditions", {}).items()),
+        "judge": [
+            {
+                "id": r["id"],
+                "kind": r.get("kind", ""),
+                "status": r["status"],
+                "reason": r.get("reason", ""),
+            }
+            for r in judge
+        ],
+        "judge_gated": bool(doc.get("rubric", {}).get("gated", False)),
+        "human": {"verified": [], "refused": [], **(doc.get("human") or {})},
+        "trials": _trials(doc),
+        "link": call.link,
+    }
+
+
+@cache
+def _environment() -> Any:
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("hotato.report", "templates"),
+        autoescape=True,  # every value on the page comes from an untrusted call
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.globals["STATUS_ORDER"] = STATUS_ORDER
+    return env
+
+
+def render_call(call: CallInput) -> str:
+    """A page for one call (one `assert run`, one `test run`, or a test over its trials)."""
+    view = call_view(call, "c0-")
+    page = (
+        _environment()
+        .get_template("page.html.j2")
+        .render(title=call.title, calls=[view], suite=None)
+    )
+    return printable(page)  # a control character in a call's text is spelled visibly
+
+
+def render_suite(title: str, calls: list[CallInput], passed: bool, exit_code: int) -> str:
+    """A page for a suite: one row per test linking to its section (and to its own page when
+    its artifact holds one), then each test's section."""
+    views = [call_view(c, f"c{i}-") for i, c in enumerate(calls)]
+    rank = {"REFUSED": 0, "FAILED": 1, "PASSED": 2}
+    suite = {
+        "rows": sorted(views, key=lambda v: rank[v["verdict"]]),
+        "verdict": "PASSED" if passed else "REFUSED" if exit_code == 2 else "FAILED",
+        "exit_code": exit_code,
+        "passed": sum(v["verdict"] == "PASSED" for v in views),
+        "failed": sum(v["verdict"] != "PASSED" for v in views),
+    }
+    page = _environment().get_template("page.html.j2").render(title=title, calls=views, suite=suite)
+    return printable(page)
