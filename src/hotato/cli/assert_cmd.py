@@ -32,6 +32,12 @@ def assert_group() -> None:
 )
 @evidence_options
 @click.option(
+    "--timing",
+    metavar="FILE",
+    help="Measured timing of the call (a JSON object, or a list of events) for latency "
+    "`field` and outcome `field_present` checks.",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(["text", "json", "junit", "html", "markdown"]),
@@ -52,6 +58,7 @@ def run_cmd(
     trace_keys: tuple[str, ...],
     require_signed_trace: bool,
     inconclusive_policy: str | None,
+    timing: str | None,
     fmt: str,
     html_path: str | None,
 ) -> None:
@@ -85,6 +92,7 @@ def run_cmd(
         require_signed_trace=require_signed_trace,
         inconclusive_policy=inconclusive_policy,
         keep_evidence=fmt == "html" or html_path is not None,
+        timing=timing,
     )
     outcome, auth, extra = graded.outcome, graded.auth, graded.extra()
     if fmt == "html" or html_path is not None:

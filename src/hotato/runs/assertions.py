@@ -23,6 +23,7 @@ def grade_assertions(
     require_signed_trace: bool = False,
     inconclusive_policy: str | None = None,
     keep_evidence: bool = False,
+    timing: PathLike | None = None,
 ) -> AssertionsResult:
     """Load (when given a path), merge packs, check the plan, authenticate the trace when asked,
     read the evidence and grade. Raises InputError for anything refused."""
@@ -36,4 +37,6 @@ def grade_assertions(
         trace_keys=trace_keys,
         require_signed_trace=require_signed_trace,
     ) as grader:
-        return grader.grade(trace=trace, transcript=transcript, keep_evidence=keep_evidence)
+        return grader.grade(
+            trace=trace, transcript=transcript, keep_evidence=keep_evidence, timing=timing
+        )

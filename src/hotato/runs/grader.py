@@ -84,12 +84,14 @@ class Grader:
         state: StateInput | None = None,
         assertions: AssertionSet | None = None,
         keep_evidence: bool = False,
+        timing: PathLike | None = None,
     ) -> AssertionsResult:
         """Grade one call. Evidence left as None is not supplied: its checks are INCONCLUSIVE.
         `state` here replaces the grader's own for this call only; so do `assertions` (the
         grader's own with this call's values bound, as a fleet run's `${call.col}` does).
         `keep_evidence` keeps the call's loaded evidence on the result (for the report page);
-        a batch leaves it off so a graded call's trace is not held in memory."""
+        a batch leaves it off so a graded call's trace is not held in memory.
+        `timing`: a timing file (see hotato.evidence.timing)."""
         trace_path = None
         if isinstance(trace, Trace):
             if self.trace_keys or self.require_signed_trace:
@@ -105,6 +107,10 @@ class Grader:
             transcript_of(transcript),
             state_source(state, self._state_before) if state is not None else self._source(),
         )
+        if timing is not None:
+            from hotato.evidence.timing import load_timing
+
+            sources.timing = load_timing(timing)
         aset = assertions if assertions is not None else self.assertions
         outcome = run(aset, sources, self.inconclusive_policy)
         return AssertionsResult(outcome, auth, sources if keep_evidence else None)
