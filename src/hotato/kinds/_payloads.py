@@ -25,12 +25,22 @@ _SCALARS = (str, int, float, bool, type(None))
 
 
 class Payloads:
-    """The calls of one tool (`spans`, trace order), grouped by distinct payload."""
+    """The calls of one tool (`spans`, trace order), grouped by distinct payload.
+
+    With `keep`, every distinct payload stays decoded (results: a few distinct values repeated).
+    Without it (arguments: mostly one of a kind per call), only the index is kept, and a
+    question decodes just its candidates again: memory in proportion to the index, not to
+    every call's decoded arguments."""
 
     def __init__(
-        self, spans: list[Span], raw: Callable[[Span], bytes | None], decode: Callable[[Span], Any]
+        self,
+        spans: list[Span],
+        raw: Callable[[Span], bytes | None],
+        decode: Callable[[Span], Any],
+        keep: bool = True,
     ) -> None:
         self.spans = spans
+        self._decode = decode
         groups: dict[bytes | None, list[int]] = {}
         first: list[Span] = []
         for i, span in enumerate(spans):
@@ -40,33 +50,39 @@ class Payloads:
                 groups[key] = group = []
                 first.append(span)
             group.append(i)
-        # values[g] is the payload of every call in places[g]; ABSENT when not recorded
-        self.values = [
-            decode(s) if k is not None else ABSENT for k, s in zip(groups, first, strict=True)
-        ]
         self.places = list(groups.values())
         self.recorded = len(spans) - len(groups.get(None, ()))
-        self._index: tuple[list[int], dict[str, dict[Any, list[int]]]] | None = None
+        self._first = first
+        absent = [k is None for k in groups]
+        # the index: the groups whose payload is an object, and each top-level scalar's groups
+        objects: list[int] = []
+        by_key: dict[str, dict[Any, list[int]]] = {}
+        values: list[Any] = []
+        for g, span in enumerate(first):
+            value = ABSENT if absent[g] else decode(span)
+            if keep:
+                values.append(value)
+            if not isinstance(value, dict):
+                continue
+            objects.append(g)
+            for key, item in value.items():
+                if isinstance(item, _SCALARS):
+                    by_key.setdefault(key, {}).setdefault(item, []).append(g)
+        self._absent = absent
+        self._objects, self._by_key = objects, by_key
+        self.values: list[Any] | None = values if keep else None
 
-    def _by_key(self) -> tuple[list[int], dict[str, dict[Any, list[int]]]]:
-        if self._index is None:
-            objects: list[int] = []
-            by_key: dict[str, dict[Any, list[int]]] = {}
-            for g, value in enumerate(self.values):
-                if not isinstance(value, dict):
-                    continue
-                objects.append(g)
-                for key, item in value.items():
-                    if isinstance(item, _SCALARS):
-                        by_key.setdefault(key, {}).setdefault(item, []).append(g)
-            self._index = (objects, by_key)
-        return self._index
+    def value(self, g: int) -> Any:
+        """The payload of group `g` (decoded again when the payloads are not kept)."""
+        if self.values is not None:
+            return self.values[g]
+        return ABSENT if self._absent[g] else self._decode(self._first[g])
 
     def _candidates(self, expected: Any) -> list[int]:
         """Payloads that may hold `expected` (a superset of those that do)."""
         if not isinstance(expected, dict):
-            return [g for g, v in enumerate(self.values) if v is not ABSENT]
-        best, by_key = self._by_key()
+            return [g for g, absent in enumerate(self._absent) if not absent]
+        best, by_key = self._objects, self._by_key
         for key, want in expected.items():
             if isinstance(want, _SCALARS):
                 # Equal scalars share a bucket (1, 1.0 and True hash alike); `subset` then holds
@@ -78,22 +94,22 @@ class Payloads:
 
     def matching(self, expected: Any) -> list[int]:
         """Positions (in `spans`) whose payload contains `expected`, in trace order."""
-        values = self.values
-        hits = [g for g in self._candidates(expected) if subset(expected, values[g])]
+        hits = [g for g in self._candidates(expected) if subset(expected, self.value(g))]
         if len(hits) == 1:
             return self.places[hits[0]]
         return sorted(chain.from_iterable(self.places[g] for g in hits))
 
     def any_value(self, test: Callable[[Any], bool]) -> bool:
         """Whether any recorded payload passes `test`, each distinct payload tried once."""
-        return any(v is not ABSENT and test(v) for v in self.values)
+        values = (self.value(g) for g in range(len(self.places)))
+        return any(v is not ABSENT and test(v) for v in values)
 
     def first_recorded(self, n: int) -> list[Any]:
         """The first `n` recorded payloads, in trace order."""
         place_of = {i: g for g, places in enumerate(self.places) for i in places[:n]}
         out = []
         for i in sorted(place_of):
-            value = self.values[place_of[i]]
+            value = self.value(place_of[i])
             if value is not ABSENT:
                 out.append(value)
                 if len(out) == n:
@@ -129,7 +145,9 @@ def _result(span: Span) -> Any:
 def arguments_of(trace: Trace, tool: str) -> Payloads:
     """Every call of `tool` with its arguments (JSON strings read as JSON)."""
     spans = trace.tool_calls.get(tool, [])
-    return derived(trace, ("arguments", tool), lambda: Payloads(spans, _arguments_raw, _arguments))
+    return derived(
+        trace, ("arguments", tool), lambda: Payloads(spans, _arguments_raw, _arguments, keep=False)
+    )
 
 
 def results_of(trace: Trace, tool: str) -> Payloads:
