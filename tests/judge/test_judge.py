@@ -240,9 +240,13 @@ def test_a_cached_verdict_replays_even_when_the_judge_is_down(
 ) -> None:
     cache = tmp_path / "cache"
     _judge(fake_judge.url, cache_dir=cache).evaluate(RUBRIC, TRANSCRIPT, None)
-    replay = _judge(closed_port, cache_dir=cache).evaluate(RUBRIC, TRANSCRIPT, None)
+    fake_judge.mode, fake_judge.status = "status", 503  # the same endpoint, now failing
+    replay = _judge(fake_judge.url, cache_dir=cache).evaluate(RUBRIC, TRANSCRIPT, None)
     assert replay.status is JudgeStatus.PASS and replay.provenance is not None
-    assert replay.provenance.cached
+    assert replay.provenance.cached and len(fake_judge.requests) == 1
+    # A cached verdict is bound to its endpoint: another server is never answered from it.
+    other = _judge(closed_port, cache_dir=cache).evaluate(RUBRIC, TRANSCRIPT, None)
+    assert other.status is JudgeStatus.ERROR
 
 
 def test_a_corrupt_cache_entry_is_asked_again(fake_judge: FakeJudge, tmp_path: Path) -> None:

@@ -114,9 +114,10 @@ def conversation_tests_group() -> None:
 @click.option(
     "--judge-cache",
     metavar="DIR",
-    default=".hotato/judge-cache",
-    show_default=True,
-    help="Where judge verdicts are cached by content digest, so a rerun replays them.",
+    default=None,
+    help="Where judge verdicts are cached by endpoint, model, prompt and evidence digest, so a "
+    "rerun replays them. Default: the user's cache folder ($XDG_CACHE_HOME/hotato/judge, else "
+    "~/.cache/hotato/judge), never the working tree.",
 )
 @click.option("--no-store", is_flag=True, help="Neither read nor write the judge cache.")
 @click.option(
@@ -159,7 +160,7 @@ def run_cmd(
     judge_endpoint: str | None,
     judge_model: str,
     judge_egress_opt_in: bool,
-    judge_cache: str,
+    judge_cache: str | None,
     no_store: bool,
     judge_timeout: float,
     gate_judge: bool,
@@ -192,12 +193,12 @@ def run_cmd(
     if judge_endpoint is not None:
         from pathlib import Path
 
-        from hotato.conversation.judge import JudgeConfig
+        from hotato.conversation.judge import JudgeConfig, default_cache_dir
 
         judge = JudgeConfig(
             endpoint=judge_endpoint,
             model=judge_model,
-            cache_dir=None if no_store else Path(judge_cache),
+            cache_dir=None if no_store else Path(judge_cache or default_cache_dir()),
             egress_opt_in=judge_egress_opt_in,
             timeout=judge_timeout,
         )

@@ -1,11 +1,15 @@
 """The judge's verdict cache: one file per question, named by the digest of what was asked.
 
-A rerun with the same model, prompt and evidence replays the verdict instead of asking again.
-The cache is a convenience, not evidence: an unreadable entry is asked again.
+A rerun asking the same endpoint, model, prompt and evidence replays the verdict instead of
+asking again; another endpoint (another server behind the same model name) is asked afresh. The
+cache lives in the user's cache folder (`$XDG_CACHE_HOME/hotato/judge`, else
+`~/.cache/hotato/judge`), never in the working tree where it could be committed or planted. It
+is a convenience, not evidence: an unreadable entry is asked again.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import msgspec
@@ -15,7 +19,14 @@ from hotato.conversation._judge_prompt import PROMPT_VERSION, Answer, Verdict, c
 from hotato.model.errors import InputError
 
 
+def default_cache_dir() -> Path:
+    """The user's cache folder for judge verdicts."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hotato" / "judge"
+
+
 class _Entry(msgspec.Struct, forbid_unknown_fields=True):
+    endpoint: str
     model: str
     prompt_sha256: str
     input_sha256: str
@@ -23,9 +34,12 @@ class _Entry(msgspec.Struct, forbid_unknown_fields=True):
     rationale: str
 
 
-def _path(cache_dir: Path, model: str, prompt_sha256: str, input_sha256: str) -> Path:
+def _path(
+    cache_dir: Path, endpoint: str, model: str, prompt_sha256: str, input_sha256: str
+) -> Path:
     question = {
         "version": PROMPT_VERSION,
+        "endpoint": endpoint,
         "model": model,
         "temperature": 0,
         "prompt_sha256": prompt_sha256,
@@ -34,13 +48,16 @@ def _path(cache_dir: Path, model: str, prompt_sha256: str, input_sha256: str) ->
     return cache_dir / f"{sha256(canonical(question))}.json"
 
 
-def read(cache_dir: Path, model: str, prompt_sha256: str, input_sha256: str) -> Answer | None:
+def read(
+    cache_dir: Path, endpoint: str, model: str, prompt_sha256: str, input_sha256: str
+) -> Answer | None:
     try:
-        data = _path(cache_dir, model, prompt_sha256, input_sha256).read_bytes()
+        data = _path(cache_dir, endpoint, model, prompt_sha256, input_sha256).read_bytes()
         entry = msgspec.json.decode(data, type=_Entry)
-    except (OSError, msgspec.DecodeError):
+    except (OSError, msgspec.DecodeError, RecursionError):
         return None
-    if (entry.model, entry.prompt_sha256, entry.input_sha256) != (
+    if (entry.endpoint, entry.model, entry.prompt_sha256, entry.input_sha256) != (
+        endpoint,
         model,
         prompt_sha256,
         input_sha256,
@@ -50,10 +67,15 @@ def read(cache_dir: Path, model: str, prompt_sha256: str, input_sha256: str) -> 
 
 
 def write(
-    cache_dir: Path, model: str, prompt_sha256: str, input_sha256: str, answer: Answer
+    cache_dir: Path,
+    endpoint: str,
+    model: str,
+    prompt_sha256: str,
+    input_sha256: str,
+    answer: Answer,
 ) -> None:
-    entry = _Entry(model, prompt_sha256, input_sha256, answer.verdict, answer.rationale)
-    target = _path(cache_dir, model, prompt_sha256, input_sha256)
+    entry = _Entry(endpoint, model, prompt_sha256, input_sha256, answer.verdict, answer.rationale)
+    target = _path(cache_dir, endpoint, model, prompt_sha256, input_sha256)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -44,6 +44,8 @@ from hotato.model.errors import InputError, UsageError
 if TYPE_CHECKING:
     import httpx
 
+default_cache_dir = cache.default_cache_dir  # where verdicts are kept unless told otherwise
+
 
 class JudgeStatus(StrEnum):
     PASS = "PASS"
@@ -210,7 +212,7 @@ class Judge:
             input_sha256=sha256(evidence_bytes),
             cached=False,
         )
-        key = (config.model, prov.prompt_sha256, prov.input_sha256)
+        key = (config.url, config.model, prov.prompt_sha256, prov.input_sha256)
         if config.cache_dir is not None and (hit := cache.read(config.cache_dir, *key)):
             prov.cached = True
             return result.answered(hit, prov)
