@@ -11,7 +11,10 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 from tests.fleet.conftest import make_fleet
+
+pytestmark = pytest.mark.slow  # a Dask cluster, and a run killed and resumed in processes
 
 
 def rows(out: Path, table: str = "results") -> list[dict[str, object]]:

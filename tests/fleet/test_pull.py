@@ -17,6 +17,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from tests.conftest import hotato
 
+pytestmark = pytest.mark.slow  # a loopback API server, the CLI in a process
+
 DATA = Path(__file__).resolve().parents[1] / "ingest" / "data"
 KEY = "sk-test-not-a-real-key-7f3a"
 T0 = datetime(2026, 11, 1, 10, tzinfo=UTC)

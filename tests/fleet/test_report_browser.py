@@ -15,7 +15,7 @@ from tests.fleet.conftest import make_fleet
 
 from hotato.fleet.grade import FleetRequest, grade_fleet
 
-pytestmark = pytest.mark.services("chromium")
+pytestmark = [pytest.mark.services("chromium"), pytest.mark.slow]
 
 FLAGS = [
     "--no-sandbox",

@@ -44,6 +44,7 @@ def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
         server.stop()
 
 
+@pytest.mark.slow  # a local S3 server
 def test_a_manifest_on_s3_grades_like_the_same_calls_on_disk(s3: object, tmp_path: Path) -> None:
     fleet = make_fleet(tmp_path / "fleet", calls=6)
     rows = fleet.rows()
