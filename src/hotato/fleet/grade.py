@@ -78,6 +78,12 @@ def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
 
     from hotato.fleet.variables import check_references
 
+    try:
+        import pyarrow  # noqa: F401  (the results are Parquet)
+    except ImportError:
+        raise InputError.one(
+            "fleet grading needs the fleet extra: pip install 'hotato[fleet]'"
+        ) from None
     if req.batch_size < 1:
         raise InputError.one("--batch-size must be at least 1")
     job = _job(req)
