@@ -95,3 +95,19 @@ def test_assert_run_on_the_export_alone(name: str, tmp_path: Path) -> None:
     assert ["PASS", "looked-up"] in lines and ["PASS", "said-shipped"] in lines, ran.out
     assert ["PASS", "to-billing"] in lines and ["PASS", "refund-failed"] in lines, ran.out
     assert ran.code == 0
+
+
+def test_a_voice_session_turns_from_user_turn_and_agent_turn(tmp_path: Path) -> None:
+    # a voice session (fake audio, streaming STT with an interim and a final, TTS): the
+    # caller's words are on user_turn and agent_turn, the agent's on agent_turn, tts_request
+    # and tts_stream_adapter; each turn is written once
+    import json
+
+    out = tmp_path / "turns.json"
+    _, _, spans = ingest(
+        VENDORS / "livekit_1.8_voice_otlp.json", tmp_path / "t.jsonl", "--transcript-out", str(out)
+    )
+    turns = [(t["role"], t["text"]) for t in json.loads(out.read_text())]
+    assert turns == [("caller", "Where is order A17?"), ("agent", "Your order A17 has shipped.")]
+    assert tool(spans, "lookup_order")["result"] == {"status": "shipped", "total": 42}
+    assert len(of_type(spans, "agent_audio_active")) == 1
