@@ -73,9 +73,38 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
         os.replace(tmp, target)
+    except OSError as exc:  # a full disk, a file-size limit, ...: refused, nothing left behind
+        tmp.unlink(missing_ok=True)
+        raise InputError.one(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    return target
+
+
+def write_new(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> Path:
+    """Create `path` holding `data` with `mode` from the start, only if nothing is there. The
+    bytes are written aside and linked into place whole, so a full disk or a file-size limit
+    leaves no empty or partial file behind (one that would block the next attempt)."""
+    target = Path(path)
+    tmp = target.parent / f".{target.name}.{os.urandom(6).hex()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(tmp, mode)  # the umask may have narrowed it; 0600 stays 0600
+            os.link(tmp, target)  # refuses an existing file, atomically
+        finally:
+            tmp.unlink(missing_ok=True)
+    except FileExistsError:
+        raise InputError.one(
+            "a file is already there; refusing to overwrite it", file=str(target)
+        ) from None
+    except OSError as exc:
+        raise InputError.one(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
     return target
 
 

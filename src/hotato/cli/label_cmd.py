@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -31,6 +30,7 @@ def label_group() -> None:
 )
 def keygen(out_dir: Path) -> None:
     """Write a new Ed25519 key pair. Never overwrites an existing key."""
+    from hotato._io import write_new
     from hotato.artifacts.signing import (
         generate_private_key,
         key_id,
@@ -43,21 +43,20 @@ def keygen(out_dir: Path) -> None:
     for path in (private_path, public_path):
         if path.exists() or path.is_symlink():
             raise InputError.one("a key is already there; refusing to overwrite it", file=str(path))
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError.one(f"cannot make the folder: {exc.strerror}", file=str(out_dir)) from None
     key = generate_private_key()
-    _write_new(private_path, private_key_pem(key), 0o600)
-    _write_new(public_path, public_key_pem(key.public_key()), 0o644)
+    write_new(private_path, private_key_pem(key), 0o600)
+    try:
+        write_new(public_path, public_key_pem(key.public_key()), 0o644)
+    except InputError:
+        private_path.unlink(missing_ok=True)  # half a key pair is no key pair
+        raise
     click.echo(f"private key: {private_path} (keep it secret)")
     click.echo(f"public key:  {public_path} (share it; verifiers pass it to --trust)")
     click.echo(f"key id:      {key_id(key.public_key())}")
-
-
-def _write_new(path: Path, data: bytes, mode: int) -> None:
-    """Create `path` exclusively with `mode` from the start: the private key is never readable."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    with os.fdopen(fd, "wb") as out:
-        out.write(data)
-    os.chmod(path, mode)  # the umask may have narrowed a public key's mode; 0600 stays 0600
 
 
 @label_group.command("sign")
