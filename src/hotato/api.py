@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from hotato.artifacts.signing import Trust
     from hotato.conversation.judge import JudgeConfig
     from hotato.evidence.ingest import IngestResult
+    from hotato.fleet.grade import Progress
+    from hotato.fleet.summary import Summary
     from hotato.model.evidence import Trace
     from hotato.runs.claims import ClaimsFound, ClaimsGraded
 
@@ -294,6 +296,56 @@ def verify_label(
     return verify(label, keys, artifact)
 
 
+def grade_fleet(
+    calls: PathLike,
+    *,
+    out: PathLike,
+    assertions: PathLike | None = None,
+    test: PathLike | None = None,
+    state: str | None = None,
+    state_before: PathLike | None = None,
+    packs: Sequence[str] = (),
+    inconclusive_policy: str | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    batch_size: int = 50,
+) -> Progress:
+    """Grade every call of `calls` (a folder of call folders, or a JSONL / CSV / Parquet
+    manifest; fsspec URLs allowed) against `assertions` (or a conversation test's deterministic
+    lane, `test`) into the Parquet results folder `out` (`hotato fleet grade`). Resumable: run
+    again with the same `out`. On the local process pool, or a Dask cluster at `scheduler`.
+    The returned progress's `totals` count the whole folder. Needs the `fleet` extra."""
+    from hotato.fleet.grade import FleetRequest
+    from hotato.fleet.grade import grade_fleet as grade_all
+
+    def opt(path: PathLike | None) -> str | None:
+        return None if path is None else str(path)
+
+    request = FleetRequest(
+        str(calls),
+        str(out),
+        opt(assertions),
+        opt(test),
+        tuple(packs),
+        inconclusive_policy,
+        state,
+        opt(state_before),
+        workers,
+        scheduler,
+        batch_size,
+    )
+    return grade_all(request)
+
+
+def fleet_summary(results: PathLike, *, by: str | None = None) -> Summary:
+    """Per assertion (or per agent, day, dimension or kind with `by`): n, pass, fail,
+    inconclusive and the pass rate over pass + fail with a Wilson 95% interval, from a
+    results folder `grade_fleet` wrote (`hotato fleet summary`). Needs the `fleet` extra."""
+    from hotato.fleet.summary import summarize
+
+    return summarize(str(results), by)
+
+
 @overload
 def ingest(source: PathLike, *, fmt: str = "auto") -> Trace: ...
 
@@ -349,7 +401,9 @@ __all__ = [
     "Verification",
     "check_claims",
     "extract_claims",
+    "fleet_summary",
     "grade",
+    "grade_fleet",
     "ingest",
     "load_assertions",
     "load_test",

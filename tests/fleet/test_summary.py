@@ -80,3 +80,19 @@ def test_text_table(graded: Path) -> None:
 def test_not_a_results_folder(tmp_path: Path) -> None:
     ran = hotato("fleet", "summary", str(tmp_path))
     assert ran.code == 2 and "not a fleet results folder" in ran.err
+
+
+def test_the_library_calls(tmp_path: Path) -> None:
+    import hotato
+
+    fleet = make_fleet(tmp_path / "fleet", calls=4)
+    done = hotato.grade_fleet(
+        fleet.manifest,
+        assertions=fleet.assertions,
+        state=str(fleet.state),
+        out=tmp_path / "r",
+        workers=1,
+    )
+    assert done.totals is not None and (done.totals.graded, done.totals.failed_calls) == (4, 4)
+    rates = {r.assertion_id: r for r in hotato.fleet_summary(tmp_path / "r").rates}
+    assert (rates["refund-recorded"].passed, rates["refund-recorded"].failed) == (2, 2)
