@@ -13,7 +13,7 @@ import string
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
@@ -35,6 +35,8 @@ class SqlResourceSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 class SqlAdapterFile(msgspec.Struct, tag_field="adapter", tag="sql", forbid_unknown_fields=True):
+    resource: ClassVar[type[SqlResourceSpec]] = SqlResourceSpec  # how each resource decodes
+
     url: str
     version: Literal[1] = 1
     password_env: str | None = None
@@ -70,6 +72,8 @@ class HttpResourceSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 class HttpAdapterFile(msgspec.Struct, tag_field="adapter", tag="http", forbid_unknown_fields=True):
+    resource: ClassVar[type[HttpResourceSpec]] = HttpResourceSpec
+
     base_url: str
     resources: dict[str, Any]
     egress_opt_in: bool = False
@@ -79,6 +83,13 @@ class HttpAdapterFile(msgspec.Struct, tag_field="adapter", tag="http", forbid_un
     retries: Annotated[int, msgspec.Meta(ge=0, le=5)] = 2
     auth: BearerAuth | BasicAuth | HeaderAuth | None = None
     headers: dict[str, str] = {}
+
+
+# The adapter files, a union tagged by `adapter`: a new adapter is one more struct here.
+AdapterFile = SqlAdapterFile | HttpAdapterFile
+ADAPTERS: dict[str, type[AdapterFile]] = {
+    str(t.__struct_config__.tag): t for t in (SqlAdapterFile, HttpAdapterFile)
+}
 
 
 @dataclass(frozen=True)
@@ -112,12 +123,15 @@ def decode_adapter(doc: Document) -> SqlConfig | HttpConfig:
     value = doc.value
     if not isinstance(value, dict):
         raise InputError([doc.problem("$", "a state adapter file must be a mapping")])
-    if value.get("adapter") not in ("sql", "http"):
-        raise InputError([doc.problem("$.adapter", "`adapter` must be 'sql' or 'http'")])
-    sql = value["adapter"] == "sql"
-    top = _convert(value, SqlAdapterFile if sql else HttpAdapterFile, "$", doc, problems)
+    file_type = ADAPTERS.get(value.get("adapter"))  # type: ignore[arg-type]
+    if file_type is None:
+        names = " or ".join(repr(n) for n in ADAPTERS)
+        raise InputError([doc.problem("$.adapter", f"`adapter` must be {names}")])
+    top = _convert(value, file_type, "$", doc, problems)
     raw = value.get("resources")
-    resources = _resources(raw, doc, problems, sql) if isinstance(raw, dict) else None
+    resources = (
+        _resources(raw, doc, problems, file_type.resource) if isinstance(raw, dict) else None
+    )
     config: SqlConfig | HttpConfig | None = None
     if isinstance(top, SqlAdapterFile):
         config = _sql(top, resources, doc, problems)
@@ -129,13 +143,16 @@ def decode_adapter(doc: Document) -> SqlConfig | HttpConfig:
 
 
 def _resources(
-    raw: dict[str, Any], doc: Document, problems: list[Problem], sql: bool
+    raw: dict[str, Any],
+    doc: Document,
+    problems: list[Problem],
+    resource: type[SqlResourceSpec | HttpResourceSpec],
 ) -> dict[str, Any]:
     """Each resource decoded on its own, so a problem is named by the resource's path."""
     out: dict[str, Any] = {}
     for name, value in raw.items():
         where = f"$.resources.{name}"
-        spec = _convert(value, SqlResourceSpec if sql else HttpResourceSpec, where, doc, problems)
+        spec = _convert(value, resource, where, doc, problems)
         if spec is None:
             continue
         bad = [(where + suffix, why) for suffix, why in _resource_problems(spec) if why]
