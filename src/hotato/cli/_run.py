@@ -64,8 +64,4 @@ def _debug() -> bool:
     return os.environ.get("HOTATO_DEBUG", "") not in ("", "0")
 
 
-def fail_with(code: int) -> None:
-    raise Exit(code)
-
-
-__all__ = ["Exit", "fail_with", "run_cli"]
+__all__ = ["Exit", "run_cli"]

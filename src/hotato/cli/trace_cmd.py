@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 import msgspec
 
+from hotato.cli.trace_sign import trace_sign
 from hotato.evidence.formats import CHOICES
 from hotato.model.errors import UsageError
 
@@ -125,10 +126,4 @@ def ingest_cmd(
         )
 
 
-try:
-    from hotato.cli.trace_sign import trace_sign
-except ModuleNotFoundError as exc:  # signing ships separately; ingest works without it
-    if exc.name != "hotato.cli.trace_sign":
-        raise
-else:
-    trace_group.add_command(trace_sign, "sign")
+trace_group.add_command(trace_sign, "sign")
