@@ -257,3 +257,12 @@ def test_markdown_escapes_what_a_call_says(tmp_path: Path) -> None:
     for line in out.splitlines():
         if line.startswith("| "):
             assert line.count(" | ") == line.count("|") - 2 - line.count("\\|")
+
+
+def test_the_readme_and_the_docs_show_the_demo_page() -> None:
+    from tests.conftest import REPO
+
+    shot = REPO / "docs" / "img" / "demo-report.png"
+    assert shot.read_bytes().startswith(b"\x89PNG")
+    assert "(docs/img/demo-report.png)" in (REPO / "README.md").read_text()
+    assert "(img/demo-report.png)" in (REPO / "docs" / "report.md").read_text()

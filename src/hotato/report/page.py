@@ -176,6 +176,14 @@ def call_view(call: CallInput, prefix: str) -> dict[str, Any]:
     line = timeline.build(call.trace, call.transcript, _cites(checks), prefix)
     success = doc.get("success")
     counts = doc["summary"]["deterministic"]
+    said = {r.ref: r for r in line.rows if r.lane == "said" and r.title == "agent"}
+    claims = [
+        {"check": c, "turn": said[ref["ref"]]}
+        for c in checks
+        if c["kind"] == "phrase" and c["status"] == "PASS"
+        for ref in c["refs"]
+        if ref["ref"] in said
+    ]
     return {
         "prefix": prefix,
         "title": call.title,
@@ -187,6 +195,7 @@ def call_view(call: CallInput, prefix: str) -> dict[str, Any]:
         "counts": counts,
         "checks": checks,
         "failing": [c for c in checks if c["status"] != "PASS"],
+        "claims": claims,  # what the agent said that a phrase check found
         "missing": _missing(checks, line.has_trace),
         "timeline": line,
         "state": [
