@@ -271,3 +271,66 @@ def test_assert_init_from_transcript_drafts_assertions_that_run(tmp_path: Path) 
     assert none.code == 2 and "no claim" in none.err
     neither = hotato("assert", "init", cwd=tmp_path)
     assert neither.code == 2
+
+
+STATE_PACK = """\
+name: refunds-ledger
+version: 1.0.0
+description: Refunds, checked in the ledger too.
+types:
+  refund_issued:
+    description: A refund was issued, and the ledger shows it.
+    trigger: ['\\brefund(?:ed)?\\b']
+    overrides: [payment_taken]
+    tools: 'refund'
+    agree: {amount: 'amount'}
+    state:
+      resource: refunds
+      filters: {order_id: $arg.order_id}
+      expect: {status: issued}
+"""
+
+
+@pytest.mark.parametrize(
+    ("rows", "code", "status", "reason"),
+    [
+        ([{"order_id": "A1", "status": "issued"}], 0, "PASS", "the refunds record agrees"),
+        ([{"order_id": "A1", "status": "pending"}], 1, "FAIL", "does not show"),
+        ([], 1, "FAIL", "no refunds record matches"),
+        (None, 0, "INCONCLUSIVE", "(resource 'refunds') and no state was supplied (--state)"),
+    ],
+)
+def test_a_pack_state_check_reads_the_system_of_record(
+    tmp_path: Path, rows: list[dict[str, str]] | None, code: int, status: str, reason: str
+) -> None:
+    (tmp_path / "pack.yaml").write_text(STATE_PACK, encoding="utf-8")
+    (tmp_path / "turns.json").write_text(
+        json.dumps([{"role": "agent", "text": "I've refunded twenty dollars."}]), encoding="utf-8"
+    )
+    span = {
+        "type": "tool_call",
+        "name": "issue_refund",
+        "arguments": {"order_id": "A1", "amount": 20},
+    }
+    (tmp_path / "trace.jsonl").write_text(
+        json.dumps(META) + "\n" + json.dumps(span) + "\n", encoding="utf-8"
+    )
+    args = [
+        "claims",
+        "check",
+        "--transcript",
+        "turns.json",
+        "--trace",
+        "trace.jsonl",
+        "--packs",
+        "pack.yaml",
+        "--format",
+        "json",
+    ]
+    if rows is not None:
+        (tmp_path / "state.json").write_text(json.dumps({"refunds": rows}), encoding="utf-8")
+        args += ["--state", "state.json"]
+    ran = hotato(*args, cwd=tmp_path)
+    assert ran.code == code, ran.out + ran.err
+    (claim,) = json.loads(ran.out)["claims"]
+    assert claim["status"] == status and reason in claim["reason"]

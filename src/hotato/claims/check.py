@@ -159,8 +159,8 @@ def _state_check(
     if state is None:
         return (
             Status.INCONCLUSIVE,
-            f"the {ctype.name} pack asks the system of record "
-            "(resource {check.resource!r}) and no state was supplied (--state)",
+            f"the {ctype.name} type asks the system of record "
+            f"(resource {check.resource!r}) and no state was supplied (--state)",
             {},
         )
     args = span.read("arguments") if span is not None else None

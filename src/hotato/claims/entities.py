@@ -73,7 +73,7 @@ _COUNT_UNIT = (
 )
 _ID_CUE = (
     r"(?:confirmation|order|reference|booking|reservation|ticket|case|tracking|transaction|"
-    r"claim|member|policy|invoice|account|card|record|return|rma)"
+    r"claim|member|policy|invoice|account|card|record|return|rma|the number|your number)"
 )
 
 Build = Callable[["re.Match[str]", Rewritten], Entity | None]
@@ -308,6 +308,7 @@ PATTERNS: list[tuple[re.Pattern[str], Build]] = [
         _time,
     ),
     (re.compile(r"\b(\d{1,2}):(\d{2})\b"), _time_24),
+    (re.compile(r"\b(\d{1,2})(?: (\d{2}))? ?o'? ?clock\b()", I), _time),
     (re.compile(r"\b(?:noon|midday|midnight)\b", I), _time_word),
     (
         re.compile(
@@ -362,12 +363,54 @@ def _one(m: re.Match[str], rw: Rewritten) -> Entity:
     return Entity(kind="count", value=1, text=text, span=span)
 
 
+# Most patterns read digits: a turn with none (after spoken numbers became digits) skips them.
+_NEEDS_DIGIT = [r"\d" in p.pattern for p, _ in PATTERNS]
+
+# "thirty two eighty" with no money word beside it: an amount only in a sentence that speaks of
+# money, and never right after a word that introduces a time.
+_LOOSE_PAIR = re.compile(
+    r"(?<![\w:.$£€])(?<!\bat )(?<!\bby )(?<!\bfrom )(?<!\buntil )(?<!\bbefore )(?<!\bafter )"
+    r"(\d{1,3}) (\d{2})\b(?! ?(?:am|pm|a\.m|p\.m|o'clock|in the|at night|percent|%|minutes|"
+    r"hours|days))",
+    I,
+)
+_MONEY_SENTENCE = re.compile(
+    r"[$£€]|\b(?:refund\w*|charge\w*|paid|pay|payment|dollars?|bucks|price|cost|total|fee|"
+    r"balance|amount|credit\w*|deposit\w*)\b",
+    I,
+)
+_STOPS = re.compile(r"[.!?;]\s|\n")
+
+
+def _loose_pairs(rw: Rewritten) -> list[tuple[int, int, Entity]]:
+    out = []
+    begin = 0
+    for end in [m.end() for m in _STOPS.finditer(rw.text)] + [len(rw.text)]:
+        sentence = rw.text[begin:end]
+        if _MONEY_SENTENCE.search(sentence):
+            for m in _LOOSE_PAIR.finditer(rw.text, begin, end):
+                s, e = rw.source(m.start(), m.end())
+                value = _amount(m.group(1), m.group(2), None)
+                out.append(
+                    (
+                        m.start(),
+                        m.end(),
+                        Entity(kind="amount", value=value, text=rw.original[s:e], span=(s, e)),
+                    )
+                )
+        begin = end
+    return out
+
+
 def extract_entities(text: str, rw: Rewritten | None = None) -> list[Entity]:
     """Every entity stated in `text`, in the order they were said."""
     rw = rw if rw is not None else rewrite(text)
     taken: list[tuple[int, int]] = []
     found: list[Entity] = []
-    for pattern, build in PATTERNS:
+    digits = any(c.isdigit() for c in rw.text)
+    for (pattern, build), needs_digit in zip(PATTERNS, _NEEDS_DIGIT, strict=True):
+        if needs_digit and not digits:
+            continue
         for m in pattern.finditer(rw.text):
             s, e = m.start(), m.end()
             if any(s < b and a < e for a, b in taken):
@@ -375,6 +418,10 @@ def extract_entities(text: str, rw: Rewritten | None = None) -> list[Entity]:
             entity = build(m, rw)
             if entity is None:
                 continue
+            taken.append((s, e))
+            found.append(entity)
+    for s, e, entity in _loose_pairs(rw) if digits else ():
+        if not any(s < b and a < e for a, b in taken):
             taken.append((s, e))
             found.append(entity)
     found.sort(key=lambda x: x.span)
