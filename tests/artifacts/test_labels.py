@@ -151,6 +151,7 @@ FORGERIES: dict[str, Any] = {
     "created_at": "2030-01-01T00:00:00Z",
     "note": "edited afterwards",
     "key_id": "f" * 64,
+    "assertion_sha256": "1" * 64,
 }
 
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import msgspec
 
@@ -50,7 +50,7 @@ class WrongArtifact(SignatureError):
     code = "wrong_artifact"
 
 
-class LabelPayload(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class LabelPayload(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
     """The signed payload. Field order is the order written."""
 
     kind: str
@@ -63,6 +63,9 @@ class LabelPayload(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     created_at: str
     note: str
     key_id: str
+    # The digest of the assertion as graded (its spec), when the artifact recorded it: a label
+    # then settles only that assertion, not a later edit that kept its id.
+    assertion_sha256: str = ""
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,7 @@ class VerifiedLabel:
     key_source: str
     conversation_id: str
     manifest_sha256: str
+    assertion_sha256: str = ""  # empty for a label made before assertions were bound by content
 
     @property
     def status(self) -> Status:
@@ -189,6 +193,7 @@ def make_label(
     private_key: Ed25519PrivateKey,
     note: str = "",
     created_at: str | None = None,
+    assertion_sha256: str = "",
 ) -> bytes:
     """The label envelope's bytes. With `created_at` pinned, the same inputs give the same bytes."""
     verdict = verdict.lower()
@@ -208,6 +213,7 @@ def make_label(
         created_at=utc_timestamp(created_at),
         note=note,
         key_id=key_id(private_key.public_key()),
+        assertion_sha256=assertion_sha256,
     )
     return sign(msgspec.json.encode(payload), PAYLOAD_TYPE, private_key)
 
@@ -243,22 +249,14 @@ def sign_label(
         private_key=private_key,
         note=note,
         created_at=created_at,
+        assertion_sha256=_bound_digests(artifact_dir, manifest).get(assertion_id, ""),
     )
 
 
 def graded_ids(artifact_dir: str | os.PathLike[str], manifest: bytes) -> list[str] | None:
     """The assertion ids (both lanes) in the artifact's bound results, or None when it binds
     none hotato can read. `manifest` is the folder's conversation.json, already read."""
-    try:
-        name = msgspec.json.decode(manifest)["artifacts"]["assertions"]["path"]
-    except (msgspec.DecodeError, KeyError, TypeError):
-        return None
-    if not isinstance(name, str) or "/" in name or "\\" in name or name in ("", ".", ".."):
-        return None
-    try:
-        doc = msgspec.json.decode(read_inside(artifact_dir, name, "the bound results"))
-    except (InputError, msgspec.DecodeError):
-        return None
+    doc = _bound_results(artifact_dir, manifest)
     lanes = [doc.get("assertions", {}), doc.get("rubric", {}), doc] if isinstance(doc, dict) else []
     ids = [
         r["id"]
@@ -268,6 +266,28 @@ def graded_ids(artifact_dir: str | os.PathLike[str], manifest: bytes) -> list[st
         if isinstance(r, dict) and isinstance(r.get("id"), str)
     ]
     return ids or None
+
+
+def _bound_digests(artifact_dir: str | os.PathLike[str], manifest: bytes) -> dict[str, str]:
+    """Per assertion id, the digest of the assertion as graded, when the artifact recorded it."""
+    doc = _bound_results(artifact_dir, manifest)
+    digests = doc.get("assertion_digests") if isinstance(doc, dict) else None
+    if not isinstance(digests, dict):
+        return {}
+    return {k: v for k, v in digests.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _bound_results(artifact_dir: str | os.PathLike[str], manifest: bytes) -> Any:
+    try:
+        name = msgspec.json.decode(manifest)["artifacts"]["assertions"]["path"]
+    except (msgspec.DecodeError, KeyError, TypeError, RecursionError):
+        return None
+    if not isinstance(name, str) or "/" in name or "\\" in name or name in ("", ".", ".."):
+        return None
+    try:
+        return msgspec.json.decode(read_inside(artifact_dir, name, "the bound results"))
+    except (InputError, msgspec.DecodeError, RecursionError):
+        return None
 
 
 # -- verifying ------------------------------------------------------------------------------------
@@ -315,6 +335,7 @@ def verify_label_bytes(
         key_source=verified.key_source,
         conversation_id=label.conversation_id,
         manifest_sha256=label.manifest_sha256,
+        assertion_sha256=label.assertion_sha256,
     )
 
 

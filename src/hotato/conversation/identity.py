@@ -8,6 +8,7 @@ again. A different recording, test or agent is a different conversation.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from hotato._io import digest_file
 from hotato.conversation.calls import CallFiles
@@ -25,3 +26,15 @@ def call_digests(files: CallFiles) -> dict[str, str]:
 def conversation_id(test_id: str, agent: str, digests: dict[str, str]) -> str:
     parts = [test_id, agent, *(f"{k}:{v}" for k, v in sorted(digests.items()))]
     return "conv_" + hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:20]
+
+
+def assertion_digests(specs: list[Any]) -> dict[str, str]:
+    """Per assertion id, the sha256 of the assertion as written (its decoded spec, encoded
+    canonically): a label bound to it settles that assertion only, not a later edit that kept
+    the id."""
+    import msgspec
+
+    return {
+        spec.id: hashlib.sha256(msgspec.json.encode(spec, order="sorted")).hexdigest()
+        for spec in specs
+    }

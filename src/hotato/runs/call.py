@@ -9,6 +9,7 @@ from typing import Any
 from hotato.artifacts.bundle import SIGNATURE
 from hotato.conversation.calls import CallFiles
 from hotato.conversation.document import run_document
+from hotato.conversation.identity import assertion_digests
 from hotato.conversation.runner import ConversationRun, run_test
 from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest
@@ -68,12 +69,12 @@ def _human(req: RunRequest, test: ConversationTest, files: CallFiles) -> HumanLa
         return None
     if not req.trust:
         raise InputError.one("--labels needs --trust PUBKEY (or a folder of keys) to verify them")
-    from hotato.conversation.identity import call_digests, conversation_id
+    from hotato.conversation.identity import assertion_digests, call_digests, conversation_id
     from hotato.runs.human import load_human_lane
 
     conv = conversation_id(test.id, req.agent or test.agent, call_digests(files))
-    known = {s.id for s in [*test.deterministic, *test.rubric]}
-    return load_human_lane(req.labels, list(req.trust), conv, known)
+    digests = assertion_digests([*test.deterministic, *test.rubric])
+    return load_human_lane(req.labels, list(req.trust), conv, digests)
 
 
 def write_artifact(
@@ -111,7 +112,8 @@ def write_artifact(
         req.agent or test.agent,
         when,
         origin(req.origin, test.simulator),
-        doc,
+        # the bound results also record each assertion's digest, which a label then carries
+        {**doc, "assertion_digests": assertion_digests([*test.deterministic, *test.rubric])},
         files,
         doc.get("state_evidence"),
         signer,

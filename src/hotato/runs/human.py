@@ -32,10 +32,11 @@ class HumanLane:
 
 
 def load_human_lane(
-    folder: str, trust_paths: list[str], conv_id: str, known_ids: set[str]
+    folder: str, trust_paths: list[str], conv_id: str, known: dict[str, str]
 ) -> HumanLane:
     """Labels that verify under a trusted key, were made for this conversation, and name one of
-    the test's assertions. Anything else is listed as refused and never counts."""
+    the test's assertions (`known`: id -> digest) as it is now. Anything else is listed as
+    refused and never counts."""
     from hotato.artifacts.labels import load_labels
     from hotato.artifacts.signing import load_trust
 
@@ -54,7 +55,7 @@ def load_human_lane(
                     f"{conv_id} (a different call, test or agent)",
                 }
             )
-        elif label.assertion_id not in known_ids:
+        elif label.assertion_id not in known:
             lane.refused.append(
                 {
                     "path": label.path,
@@ -62,6 +63,16 @@ def load_human_lane(
                     "code": "unknown_assertion",
                     "reason": f"names assertion {label.assertion_id!r}, which this "
                     "test does not have",
+                }
+            )
+        elif label.assertion_sha256 and label.assertion_sha256 != known[label.assertion_id]:
+            lane.refused.append(
+                {
+                    "path": label.path,
+                    "source": label.path,
+                    "code": "assertion_changed",
+                    "reason": f"made for assertion {label.assertion_id!r} as it was graded "
+                    "then; the test now checks something else under that id",
                 }
             )
         else:
