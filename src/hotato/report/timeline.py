@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from hotato.model.evidence import Span, Trace, Transcript
+from hotato.model.evidence import Span, Trace, Transcript, Turn
 
 # Audio activity spans repeat the transcript's timing; the page shows the turns instead.
 QUIET_SUFFIXES = ("_audio_active",)
@@ -101,36 +101,47 @@ def build(
     cites: dict[str, list[Cite]],
     prefix: str,
 ) -> Timeline:
-    """Rows of the call in time order (untimed rows last, in evidence order)."""
-    rows: list[Row] = []
-    if transcript is not None:
-        for turn in transcript.turns:
-            rows.append(
-                Row(
-                    ref=turn.id,
-                    anchor=f"{prefix}{turn.id}",
-                    lane="said",
-                    time=turn.start,
-                    end=turn.end,
-                    title=turn.role,
-                    text=turn.text,
-                )
-            )
-    if trace is not None:
-        for span in trace.spans:
-            if not _quiet(span) or span.id in cites:
-                rows.append(_span_row(span, f"{prefix}{span.id}"))
-    # Stable sort: said before done at the same instant, each in its evidence order.
-    rows.sort(key=lambda r: (r.time is None, r.time if r.time is not None else 0.0))
-    hidden = 0
-    if len(rows) > MAX_ROWS:
-        kept = [r for i, r in enumerate(rows) if i < MAX_ROWS or r.ref in cites]
-        hidden = len(rows) - len(kept)
-        rows = kept
+    """Rows of the call in time order (untimed rows last, in evidence order). A long call keeps
+    its first MAX_ROWS rows and every row a check cites; only kept rows are built, so a
+    million-span trace costs a sort, not a million decoded payloads."""
+    said: list[Turn] = transcript.turns if transcript is not None else []
+    done: list[Span] = (
+        [s for s in trace.spans if not _quiet(s) or s.id in cites] if trace is not None else []
+    )
+    # Said before done at the same instant, each in its evidence order (a stable sort).
+    items: list[Turn | Span] = [*said, *done]
+    order = sorted(range(len(items)), key=lambda i: _when(items[i]))
+    kept = [i for n, i in enumerate(order) if n < MAX_ROWS or _ref(items[i]) in cites]
+    rows = [_row(items[i], prefix) for i in kept]
     for row in rows:
         row.cites = cites.get(row.ref, [])
     duration = _place(rows)
-    return Timeline(rows, duration, hidden, trace is not None, transcript is not None)
+    return Timeline(
+        rows, duration, len(order) - len(kept), trace is not None, transcript is not None
+    )
+
+
+def _when(item: Turn | Span) -> tuple[bool, float]:
+    t = item.start if isinstance(item, Turn) else item.time
+    return (t is None, t if t is not None else 0.0)
+
+
+def _ref(item: Turn | Span) -> str:
+    return item.id
+
+
+def _row(item: Turn | Span, prefix: str) -> Row:
+    if isinstance(item, Span):
+        return _span_row(item, f"{prefix}{item.id}")
+    return Row(
+        ref=item.id,
+        anchor=f"{prefix}{item.id}",
+        lane="said",
+        time=item.start,
+        end=item.end,
+        title=item.role,
+        text=item.text,
+    )
 
 
 def _place(rows: list[Row]) -> float | None:
