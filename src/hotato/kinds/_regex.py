@@ -6,7 +6,7 @@ import bisect
 from array import array
 from collections.abc import Hashable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import re2
 
@@ -74,19 +74,46 @@ _TURN_BY_TURN = re2.compile(rb"\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m")
 def matching_turns(
     transcript: Transcript, role: str | None, pattern: str, case_sensitive: bool = False
 ) -> Iterator[Turn]:
-    """The turns (of `role`) whose text matches `pattern`, in transcript order. Found once per
-    (role, pattern, case) per transcript, however many assertions ask."""
+    """The turns (of `role`) whose text matches `pattern`, in transcript order. Searched once
+    per (role, pattern, case) per transcript, however many assertions ask, and only as far as
+    they read: a check that needs the first hit stops the search there."""
     who = "any" if role in (None, "any") else normalize_role(str(role))
-    key = ("turns_matching", who, pattern, case_sensitive)
 
-    def build() -> list[Turn]:
+    def build() -> Found[Turn]:
         turns = transcript.of_role(role)
-        hits = matching_lines(
-            transcript, ("turns", who), [t.text for t in turns], pattern, case_sensitive
-        )
-        return [turns[i] for i in hits]
+        texts = derived(transcript, ("texts", who), lambda: [t.text for t in turns])
+        hits = iter_matching_lines(transcript, ("turns", who), texts, pattern, case_sensitive)
+        return Found(turns[i] for i in hits)
 
-    return iter(derived(transcript, key, build))
+    return iter(derived(transcript, ("turns_matching", who, pattern, case_sensitive), build))
+
+
+T = TypeVar("T")
+_END = object()
+
+
+class Found(Generic[T]):
+    """The hits of one search, shared: those found so far, and the search itself, resumed when
+    a reader goes past them. Every reader sees the same hits in the same order."""
+
+    def __init__(self, search: Iterator[T]) -> None:
+        self._seen: list[T] = []
+        self._search: Iterator[T] | None = search
+
+    def __iter__(self) -> Iterator[T]:
+        i = 0
+        while True:
+            if i < len(self._seen):
+                yield self._seen[i]
+                i += 1
+                continue
+            if self._search is None:
+                return
+            hit = next(self._search, _END)
+            if hit is _END:
+                self._search = None
+                return
+            self._seen.append(hit)  # type: ignore[arg-type]
 
 
 def matching_lines(
@@ -94,12 +121,19 @@ def matching_lines(
 ) -> list[int]:
     """The positions of the `texts` that `pattern` matches. The joined text is kept on `owner`
     (a trace or transcript) under `key`, so every pattern over the same texts shares it."""
+    return list(iter_matching_lines(owner, key, texts, pattern, case_sensitive))
+
+
+def iter_matching_lines(
+    owner: Any, key: Hashable, texts: list[str], pattern: str, case_sensitive: bool = False
+) -> Iterator[int]:
+    """`matching_lines`, lazily."""
     compiled = compile_pattern(pattern, case_sensitive)
     if len(texts) < max(JOIN_AT_LEAST, 1) or _TURN_BY_TURN.search(pattern.encode("utf-8")):
-        return [i for i, text in enumerate(texts) if compiled.search(encoded(text))]
+        return (i for i, text in enumerate(texts) if compiled.search(encoded(text)))
     joined, starts = derived(owner, ("joined", key), lambda: _join(texts))
     spanning = compile_pattern("(?m)" + pattern, case_sensitive)
-    return list(_confirmed(texts, joined, starts, spanning, compiled))
+    return _confirmed(texts, joined, starts, spanning, compiled)
 
 
 def _join(texts: list[str]) -> tuple[bytes, array[int]]:
