@@ -154,3 +154,14 @@ def test_text_header_names_the_evidence(call: Path) -> None:
     assert ran.out.splitlines()[0] == (
         "hotato assert run: 8 assertion(s) from assertions.yaml "
         "(trace: trace.jsonl, transcript: transcript.json)")
+
+
+def test_an_id_that_is_not_text_beside_a_formula_is_a_refusal_not_a_crash(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(
+        "version: 1\nassertions:\n  - {id: [1, 2], kind: tool_call, name: x}\n"
+        "  - {id: f, kind: formula, expr: a and g}\n"
+    )
+    ran = hotato("assert", "run", "--assertions", str(tmp_path / "a.yaml"))
+    assert ran.code == 2, ran.err
+    assert "a.yaml:3:5 $.assertions[0] (tool_call): 'id' is required" in ran.err
+    assert "references unknown assertion id 'g'" in ran.err

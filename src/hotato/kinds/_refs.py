@@ -56,7 +56,13 @@ def reference_problems(
 ) -> list[Problem]:
     """Every reference problem among `entries`. `known`: ids defined elsewhere (a merged pack).
     Items that did not decode still define their id; their own references are not read."""
-    ids = {item.get("id") for _, item, _ in entries if isinstance(item, dict)} | set(known)
+    # An item that did not decode may carry any value as its id (a list, a mapping): only text
+    # can be referred to.
+    ids = {
+        item["id"]
+        for _, item, _ in entries
+        if isinstance(item, dict) and isinstance(item.get("id"), str)
+    } | set(known)
     problems: list[Problem] = []
     graph: dict[str, list[str]] = {}
     place: dict[str, tuple[str, Any]] = {}
