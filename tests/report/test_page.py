@@ -266,3 +266,31 @@ def test_the_readme_and_the_docs_show_the_demo_page() -> None:
     assert shot.read_bytes().startswith(b"\x89PNG")
     assert "(docs/img/demo-report.png)" in (REPO / "README.md").read_text()
     assert "(img/demo-report.png)" in (REPO / "docs" / "report.md").read_text()
+
+
+def test_the_judge_and_human_lanes_have_shelves_of_their_own(tmp_path: Path) -> None:
+    from tests.cli.test_signed_runs import TEST, _label
+    from tests.conftest import CONFORMANCE
+
+    call = CONFORMANCE / "fx-itc-zombie-assert-run"
+    for name in ("trace.jsonl", "transcript.json"):
+        (tmp_path / name).write_bytes((call / name).read_bytes())
+    (tmp_path / "t.yaml").write_text(TEST)
+    for who in ("me", "stranger"):
+        assert hotato("label", "keygen", "--out", who, cwd=tmp_path).code == 0
+    args = ["test", "run", "t.yaml", "--agent", "res-v1", "--transcript", "transcript.json",
+            "--trace", "trace.jsonl"]  # fmt: skip
+    assert hotato(*args, "--out", "art", cwd=tmp_path).code == 1
+    _label(tmp_path, "landed", "pass", "me", "labels/landed.json")
+    _label(tmp_path, "tone", "fail", "stranger", "labels/tone.json")
+    ran = hotato(*args, "--labels", "labels", "--trust", "me/signing.pub", "--format", "html",
+                 cwd=tmp_path)  # fmt: skip
+    assert ran.code == 0, ran.err
+    tags = parse(ran.out).tags
+    lanes = [a["data-lane"] for t, a in tags if "data-lane" in a]
+    assert lanes == ["judge", "human", "human-refused"]
+    human = re.search(r'<li data-lane="human">.*?</li>', ran.out, re.S)
+    assert human is not None and ">PASS<" in human.group(0) and "landed" in human.group(0)
+    assert "by Ana" in human.group(0)
+    # the person's word stands beside the check; the check itself stays INCONCLUSIVE
+    assert 'data-status="INCONCLUSIVE"' in ran.out
