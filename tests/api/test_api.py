@@ -85,7 +85,8 @@ def test_loaded_objects_are_accepted(tmp_path: Path, refund: Path) -> None:
     )
     assert result.passed and result.exit_code == 0
     assert json.loads(result.to_json())["schema"] == "assert.v1"
-    assert hotato.run_assertions(_assertions(tmp_path), trace=call / "trace.jsonl").exit_code == 0
+    loaded = hotato.load_trace(call / "trace.jsonl")  # this crashed run_assertions in 1.x
+    assert hotato.run_assertions(_assertions(tmp_path), trace=loaded).exit_code == 0
 
 
 def _assertions(tmp_path: Path) -> Path:
