@@ -165,12 +165,14 @@ def _walk(group: list[str], graph: dict[str, list[str]]) -> list[str]:
     return group  # pragma: no cover - a strongly connected group always loops back
 
 
+def _decoded(item: Any, decoded: dict[str, Spec]) -> Spec | None:
+    ident = item.get("id") if isinstance(item, dict) else None
+    return decoded.get(ident) if isinstance(ident, str) else None
+
+
 def entries_of(items: Any, base: str, specs: list[Spec]) -> list[Entry]:
     """A decoded list's assertions beside the items they came from (ids are unique by then)."""
     if not isinstance(items, list):
         return []
     decoded = {s.id: s for s in specs}
-    return [
-        (f"{base}[{i}]", item, decoded.get(str(item.get("id"))) if isinstance(item, dict) else None)
-        for i, item in enumerate(items)
-    ]
+    return [(f"{base}[{i}]", item, _decoded(item, decoded)) for i, item in enumerate(items)]
