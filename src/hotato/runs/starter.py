@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,9 +23,18 @@ def yaml_scalar(value: str) -> str:
     """A YAML scalar that reads back as exactly this string: bare when that is safe, else a
     JSON-quoted string (JSON strings are valid YAML)."""
     plain = value and all(c.isalnum() or c in "_-." for c in value) and value[0].isalpha()
-    if plain and yaml.safe_load(value) == value:
+    if plain and value.isascii() and yaml.safe_load(value) == value:
         return value
-    return json.dumps(value, ensure_ascii=False)
+    # JSON quoting, then an escape for what YAML would not keep as it is: characters outside
+    # its printable set, and the line breaks YAML knows beyond \n (NEL, LS, PS), which it folds.
+    return _UNSAFE.sub(_yaml_escape, json.dumps(value, ensure_ascii=False))
+
+
+_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+
+
+def _yaml_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 def _slug(name: str) -> str:
