@@ -294,3 +294,15 @@ def test_the_judge_and_human_lanes_have_shelves_of_their_own(tmp_path: Path) -> 
     assert "by Ana" in human.group(0)
     # the person's word stands beside the check; the check itself stays INCONCLUSIVE
     assert 'data-status="INCONCLUSIVE"' in ran.out
+
+
+def test_each_trial_artifact_binds_its_own_page(tmp_path: Path) -> None:
+    test, trials = make_trials(tmp_path)
+    out = tmp_path / "arts"
+    ran = hotato("test", "run", str(test), "--agent", "support-v3", "--trials", str(trials),
+                 "--out", str(out), "--html", str(tmp_path / "all.html"))  # fmt: skip
+    assert ran.code == 1, ran.err
+    for name in ("t1", "t2", "t3"):
+        manifest = json.loads((out / name / "conversation.json").read_text())
+        assert manifest["artifacts"]["report"]["path"] == "report.html"
+    assert check_statuses((out / "t3" / "report.html").read_text()) == ["FAIL", "PASS"]
