@@ -1,6 +1,7 @@
 """Regenerate the vendor fixtures in tests/ingest/data/vendors/ by running the vendors' own code.
 
     pip install -e '.[fixtures]'          # livekit-agents 1.8.x, pipecat-ai 1.14.x
+    # (pipecat-ai 1.14 needs protobuf<7: give it a virtualenv without constraints.txt)
     python scripts/make_vendor_fixtures.py [livekit] [pipecat]
 
 Each stack runs one scripted call in process with fakes written here for its LLM, STT and TTS

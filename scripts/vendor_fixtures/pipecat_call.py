@@ -4,7 +4,10 @@ decorators and turn observer), through the OpenTelemetry SDK's own OTLP encoder,
 and OTLP protobuf.
 
 The call: the caller's words arrive as a transcription the STT service never marks finalized
-(as Deepgram's do) followed by its closing one; the LLM asks for a tool. Run by
+(as Deepgram's do), so Pipecat closes the segment when the user stops speaking (`is_final`
+false, `stt.incomplete`); the LLM asks for two tools at once, one answers and one raises; Pipecat
+settles both and runs the LLM again with their results, and the call ends once that answer has
+been spoken. Run by
 `scripts/make_vendor_fixtures.py`; needs `pip install -e '.[fixtures]'`.
 """
 
@@ -62,6 +65,9 @@ from pipecat.utils.tracing.service_decorators import traced_llm, traced_stt, tra
 class FakeSTT(STTService):
     """Passes the transcriptions it is given on, as a streaming STT service pushes them."""
 
+    def __init__(self) -> None:
+        super().__init__(ttfs_p99_latency=0.05)
+
     async def run_stt(self, audio: bytes) -> AsyncGenerator[Frame, None]:
         yield Frame()
 
@@ -74,6 +80,7 @@ class FakeLLM(LLMService):
     def __init__(self, script: list[tuple[str, list[tuple[str, str, dict[str, Any]]]]]) -> None:
         super().__init__()
         self._script = list(script)
+        self.answered = asyncio.Event()  # set once the last scripted reply has been produced
 
     async def process_frame(self, frame: Frame, direction: Any) -> None:
         await super().process_frame(frame, direction)
@@ -81,6 +88,8 @@ class FakeLLM(LLMService):
             await self.push_frame(LLMFullResponseStartFrame())
             await self._process_context(frame.context)
             await self.push_frame(LLMFullResponseEndFrame())
+            if not self._script:
+                self.answered.set()
         else:
             await self.push_frame(frame, direction)
 
@@ -115,24 +124,43 @@ async def lookup_order(params: FunctionCallParams) -> None:
     await params.result_callback({"status": "shipped", "total": 42})
 
 
+async def send_sms(params: FunctionCallParams) -> None:
+    raise ConnectionError("SMS gateway unreachable")
+
+
 SCRIPT = [
-    ("", [("lookup_order", "call_lookup", {"order_id": "A17"})]),
-    ("Your order A17 has shipped.", []),
+    (
+        "",
+        [
+            ("lookup_order", "call_lookup", {"order_id": "A17"}),
+            ("send_sms", "call_sms", {"to": "+15550100", "body": "A17 shipped"}),
+        ],
+    ),
+    ("Your order A17 has shipped. I could not send the text message.", []),
 ]
 
 
 async def _call() -> None:
     llm = FakeLLM(SCRIPT)
     llm.register_function("lookup_order", lookup_order)
-    schema = FunctionSchema(
-        name="lookup_order",
-        description="Look an order up.",
-        properties={"order_id": {"type": "string"}},
-        required=["order_id"],
-    )
+    llm.register_function("send_sms", send_sms)
+    schemas = [
+        FunctionSchema(
+            name="lookup_order",
+            description="Look an order up.",
+            properties={"order_id": {"type": "string"}},
+            required=["order_id"],
+        ),
+        FunctionSchema(
+            name="send_sms",
+            description="Text the caller.",
+            properties={"to": {"type": "string"}, "body": {"type": "string"}},
+            required=["to", "body"],
+        ),
+    ]
     context = LLMContext(
         [{"role": "system", "content": "You are support."}],
-        tools=ToolsSchema(standard_tools=[schema]),
+        tools=ToolsSchema(standard_tools=schemas),
     )
     aggregators = LLMContextAggregatorPair(context)
     pipeline = Pipeline([FakeSTT(), aggregators.user(), llm, FakeTTS(), aggregators.assistant()])
@@ -148,12 +176,13 @@ async def _call() -> None:
                 VADUserStartedSpeakingFrame(),
                 UserStartedSpeakingFrame(),
                 TranscriptionFrame("Where is order A17?", "caller", stamp, finalized=False),
-                TranscriptionFrame("", "caller", stamp, finalized=True),
                 UserStoppedSpeakingFrame(),
                 VADUserStoppedSpeakingFrame(),
             ]
         )
-        await asyncio.sleep(1.5)
+        # the tools' results, the second LLM run and its speech come before the call ends
+        await asyncio.wait_for(llm.answered.wait(), timeout=30)
+        await asyncio.sleep(0.3)
         await worker.queue_frame(EndFrame())
 
     runner = PipelineRunner(handle_sigint=False)

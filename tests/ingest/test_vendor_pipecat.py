@@ -29,7 +29,37 @@ def test_pipecat_json_and_protobuf_are_pipecat(name: str, tmp_path: Path) -> Non
     assert meta["deployment"]["stack"] == "pipecat"
     [turn] = of_type(spans, "turn")  # from the `pipecat.turn` tracer
     assert turn["attributes"]["number"] == 1
-    assert [t["text"] for t in json.loads(out.read_text())] == ["Where is order A17?"]
+    # Pipecat closed the caller's segment without `is_final` (see the JSON fixture test)
+    assert [(t["role"], t["text"]) for t in json.loads(out.read_text())] == [
+        ("caller", "Where is order A17?"),
+        ("agent", "Your order A17 has shipped. I could not send the text message."),
+    ]
+    # the tools ran between the two LLM runs; Pipecat shows them in the second run's input
+    lookup, sms = tool(spans, "lookup_order"), tool(spans, "send_sms")
+    assert lookup["arguments"] == {"order_id": "A17"}
+    assert lookup["result"] == {"status": "shipped", "total": 42}
+    assert sms["arguments"] == {"to": "+15550100", "body": "A17 shipped"}
+    assert sms["status"] == "error" and "result" not in sms  # the function raised
+    assert sms["error"] == "The function `send_sms` failed and returned no result."
+    first_llm, second_llm = of_type(spans, "llm")
+    [stt], [tts] = of_type(spans, "stt"), of_type(spans, "tts")
+    assert stt["end_sec"] <= first_llm["start_sec"] < second_llm["start_sec"]
+    assert lookup["time_sec"] == sms["time_sec"] == second_llm["start_sec"] < tts["start_sec"]
+    times = [s.get("start_sec", s.get("time_sec")) for s in spans]
+    assert times == sorted(times)
+
+
+def test_pipecat_fixture_holds_an_unfinalized_segment_and_both_llm_runs() -> None:
+    # what Pipecat itself wrote: the STT segment closed on the user's stop, not finalized
+    request = json.loads((VENDORS / FILES[0]).read_text())
+    spans = [s for r in request["resourceSpans"] for ss in r["scopeSpans"] for s in ss["spans"]]
+    attrs = {
+        s["name"] + str(i): {a["key"]: a["value"] for a in s.get("attributes", [])}
+        for i, s in enumerate(spans)
+    }
+    [stt] = [a for k, a in attrs.items() if k.startswith("stt")]
+    assert stt["is_final"] == {"boolValue": False} and stt["stt.incomplete"] == {"boolValue": True}
+    assert sorted(s["name"] for s in spans) == ["conversation", "llm", "llm", "stt", "tts", "turn"]
 
 
 def _export(tmp_path: Path, spans: list[tuple[str, dict[str, object]]]) -> Path:
@@ -90,6 +120,32 @@ def test_cascaded_tool_calls_are_read_from_the_next_llm_input(tmp_path: Path) ->
         ("caller", "Where is order A17?"),
         ("agent", "It shipped."),
     ]
+
+
+def test_context_placeholders_are_not_results(tmp_path: Path) -> None:
+    # Pipecat's assistant aggregator writes "IN_PROGRESS" while a call runs and "COMPLETED"
+    # when the function returned nothing; neither is the tool's result
+    call = {
+        "role": "assistant",
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "hang_up", "arguments": "{}"}},
+            {"id": "c2", "type": "function", "function": {"name": "lookup", "arguments": "{}"}},
+        ],
+    }
+
+    def done(id_: str, content: str) -> dict[str, str]:
+        return {"role": "tool", "tool_call_id": id_, "content": content}
+
+    running = [call, done("c1", "COMPLETED"), done("c2", "IN_PROGRESS")]
+    settled = [call, done("c1", "COMPLETED"), done("c2", '{"found": true}')]
+    path = _export(
+        tmp_path,
+        [("llm", {"input": json.dumps(running)}), ("llm", {"input": json.dumps(settled)})],
+    )
+    _, _, spans = ingest(path, tmp_path / "t.jsonl", "--from", "pipecat")
+    hang_up = tool(spans, "hang_up")
+    assert hang_up["status"] == "ok" and "result" not in hang_up
+    assert tool(spans, "lookup")["result"] == {"found": True}
 
 
 def test_realtime_speech_is_in_llm_response_output(tmp_path: Path) -> None:

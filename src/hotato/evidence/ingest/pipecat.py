@@ -37,6 +37,14 @@ _SPANS = frozenset(
 )
 _DTMF = re.compile(r"^\s*DTMF:\s*([0-9*#A-Da-d]+)\s*$")
 _FAILED = frozenset({"error", "parse_error", "processing_error", "failed"})
+# What Pipecat's assistant aggregator writes as a tool message's content in the context: while
+# the call runs (the next snapshot holds its outcome), and when the function returned nothing
+# (settled, result unknown).
+_RUNNING = frozenset({"IN_PROGRESS"})
+_NO_RESULT = frozenset({"COMPLETED"})
+# What Pipecat's LLM service reports as the result of a function that raised
+# (`LLMService.FUNCTION_CALL_ERROR_MESSAGE_TEMPLATE`): an error, not a result.
+_RAISED = re.compile(r"^The function `[^`]*` failed and returned no result\.$")
 
 
 def detect(sn: Sniffed) -> bool:
@@ -159,6 +167,17 @@ def _context_tools(em: Emitter, s: OSpan) -> None:
                     attributes={"tool_call_id": call["id"]},
                 )
         elif message.get("role") == "tool" and isinstance(message.get("tool_call_id"), str):
-            key = f"ctx:{message['tool_call_id']}"
-            content = message.get("content", ABSENT)
-            em.close_tool(key, result=jsonish(content) if content is not ABSENT else ABSENT)
+            _context_result(em, f"ctx:{message['tool_call_id']}", message.get("content", ABSENT))
+
+
+def _context_result(em: Emitter, key: str, content: Any) -> None:
+    """A tool message closes its call, unless Pipecat's placeholder says it is still running."""
+    value = jsonish(content) if content is not ABSENT else ABSENT
+    if isinstance(value, str) and value in _RUNNING:
+        return
+    if isinstance(value, str) and value in _NO_RESULT:
+        em.close_tool(key, ok=True)
+    elif isinstance(value, str) and _RAISED.match(value):
+        em.close_tool(key, error=value)
+    else:
+        em.close_tool(key, result=value)
