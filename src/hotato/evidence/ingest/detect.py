@@ -3,7 +3,8 @@
 Line-delimited files (native traces, OTLP/JSON from the Collector file exporter, the earlier OTel
 bridge JSONL) are recognised from their first line and then streamed. A file whose first line is
 not a whole JSON value is a single document and is read whole: vendor reports (LiveKit, Vapi,
-Retell) and pretty-printed OTLP documents are small; a huge OTLP export should be line-delimited.
+Retell) are small. A file that is exactly one OTLP/JSON document (pretty-printed or on one line)
+is mapped and read span by span instead (`_otlp_doc`), so a huge export costs what its spans do.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from hotato.evidence.ingest._otlp import (
     looks_like_protobuf,
     spans_from_protobuf,
 )
+from hotato.evidence.ingest._otlp_doc import OtlpDocument, open_document, stack_peek
 from hotato.model.errors import InputError
 
 FORMATS = NAMES
@@ -43,6 +45,9 @@ class Sniffed:
     doc: Any = None  # document: the whole value
     data: bytes = b""  # protobuf: the bytes
     stack: str | None = None  # OTLP: which stack's conventions ("" when not OTLP), once peeked
+    # one OTLP/JSON document read span by span; `first` / `doc` then hold only its top-level
+    # key (`{"resourceSpans": []}`), which is all the format detectors look at
+    otlp: OtlpDocument | None = None
 
 
 def _is_text(head: bytes) -> bool:
@@ -66,6 +71,12 @@ def sniff(path: str | os.PathLike[str]) -> Sniffed:
                 if looks_like_protobuf(head):
                     return Sniffed(name, "protobuf", data=read_bytes(path, "trace"))
                 raise InputError.one(f"unrecognised input: expected {SHAPES}", file=name)
+            otlp = open_document(name, head) if stripped[:1] == b"{" else None
+            if otlp is not None:
+                top: dict[str, Any] = {"resourceSpans": []}
+                if otlp.line is not None:
+                    return Sniffed(name, "lines", first=top, otlp=otlp)
+                return Sniffed(name, "document", doc=top, otlp=otlp)
             handle.seek(0)
             line = handle.readline()
             lineno = 1
@@ -127,6 +138,8 @@ def otlp_stack(sn: Sniffed) -> str | None:
         return sn.stack or None
     if sn.shape == "protobuf":
         sn.stack = _stack_of_spans(spans_from_protobuf(sn.data, sn.path))
+    elif sn.otlp is not None:
+        sn.stack = stack_peek(sn.otlp, _stack_of)
     else:
         docs = traces_docs(sn)
         sn.stack = _stack_of_docs(docs[0]) if docs else ""

@@ -106,15 +106,20 @@ def read(sn: Sniffed, em: Emitter, stack: str) -> None:
         spans: Iterator[OSpan] = spans_from_protobuf(sn.data, sn.path)
     elif sn.shape == "lines":
         em.source_format = "otlp-json-lines"
-        spans = _lines(sn.path)
+        spans = sn.otlp.spans() if sn.otlp is not None else _lines(sn.path)
     else:
         em.source_format = "otlp-json"
-        spans = _document(sn)
+        spans = sn.otlp.spans() if sn.otlp is not None else _document(sn)
     mapper = _Mapper(em, stack)
-    for s in spans:
-        em.input_count += 1
-        em.col.observe(s.start_ns)
-        mapper.map(s)
+    try:
+        for s in spans:
+            em.input_count += 1
+            em.col.observe(s.start_ns)
+            mapper.map(s)
+    except InputError:
+        if sn.otlp is not None:  # read whole, a document's own refusal comes first
+            sn.otlp.check()
+        raise
     em.flush_tools()
 
 
