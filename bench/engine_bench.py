@@ -13,6 +13,10 @@ Scenarios (the targets on a 2-core machine):
   many-turns    100,000 turns, 1,000 assertions leaning on pii, phrase, policy, count, order: < 3 s
   otlp-graded   `assert run --trace` on a 1,000,000-span OTLP/JSON export: < 12 s, < 600 MB
   otlp-ingest   `trace ingest` of that export: < 10 s
+  otlp-doc-graded, otlp-doc-ingest, otlp-line-ingest
+                the same 1,000,000 spans as ONE OTLP/JSON document (a span per line, so the
+                file's first line is not a whole value), and as one document on one line:
+                read span by span from the mapped file: < 12 s, < 600 MB (graded), < 10 s
   small         100 spans, 10 mixed assertions, a 1,000-turn transcript, start-up included: < 0.10 s
   redos         `(a+)+$` over a 100,000-character turn: < 1 s
 
@@ -222,6 +226,12 @@ def _otlp_export(path: Path) -> None:
     write_export(path, 1_000_000, 1_000)
 
 
+def _otlp_document(path: Path, sep: str) -> None:
+    from ingest_bench import write_export
+
+    write_export(path, 1_000_000, 1_000_000, sep)
+
+
 def inputs(quick: bool) -> dict[str, Callable[[], Path]]:
     """Each input, generated (once) when a scenario first asks for it."""
     made: dict[str, Path] = {}
@@ -248,6 +258,8 @@ def inputs(quick: bool) -> dict[str, Callable[[], Path]]:
     lazy("mix_10", "mix-10-s7.yaml", mix_file(10, 7))
     lazy("mix_otlp", "mix-otlp-1000-s8.yaml", mix_file(1000, 8, OTLP_VOCAB))
     lazy("otlp_1m", "otlp-1m.jsonl", _otlp_export)
+    lazy("otlp_doc_1m", "otlp-doc-1m.json", lambda p: _otlp_document(p, ",\n"))
+    lazy("otlp_line_1m", "otlp-line-1m.json", lambda p: _otlp_document(p, ","))
     lazy(
         "redos_turn",
         "transcript-redos.json",
@@ -320,6 +332,13 @@ def _grade(
     return argv
 
 
+def _ingest(trace: str, p: dict[str, Callable[[], Path]]) -> Callable[[], list[str]]:
+    def argv() -> list[str]:
+        return ["trace", "ingest", str(p[trace]()), "--out", str(OUT / f"{trace}.ingested.jsonl")]
+
+    return argv
+
+
 def scenarios(p: dict[str, Callable[[], Path]], quick: bool) -> list[Scenario]:
     seeds = SEEDS[:1] if quick else SEEDS
     rows = [
@@ -365,6 +384,25 @@ def scenarios(p: dict[str, Callable[[], Path]], quick: bool) -> list[Scenario]:
                 "--out",
                 str(OUT / "otlp-1m.ingested.jsonl"),
             ],
+            10.0,
+        ),
+        Scenario(
+            "otlp-doc-graded",
+            "assert run on ONE 1M-span OTLP/JSON document, 1,000 asserts",
+            _grade("mix_otlp", "otlp_doc_1m", None, p),
+            12.0,
+            600.0,
+        ),
+        Scenario(
+            "otlp-doc-ingest",
+            "trace ingest of that one document",
+            _ingest("otlp_doc_1m", p),
+            10.0,
+        ),
+        Scenario(
+            "otlp-line-ingest",
+            "trace ingest of the document on one line",
+            _ingest("otlp_line_1m", p),
             10.0,
         ),
         Scenario(

@@ -29,16 +29,26 @@ def _kv(key: str, value: dict[str, object]) -> str:
     return json.dumps({"key": key, "value": value}, separators=(",", ":"))
 
 
-_HTTP = ",".join((_kv("http.request.method", {"stringValue": "POST"}),
-                  _kv("url.full", {"stringValue": "https://api.example.test/refunds"}),
-                  _kv("http.response.status_code", {"intValue": "201"})))
+_HTTP = ",".join(
+    (
+        _kv("http.request.method", {"stringValue": "POST"}),
+        _kv("url.full", {"stringValue": "https://api.example.test/refunds"}),
+        _kv("http.response.status_code", {"intValue": "201"}),
+    )
+)
 # Per tool: the attributes before and after the per-span call id and arguments.
 _TOOL = {
-    tool: (",".join((_kv("gen_ai.operation.name", {"stringValue": "execute_tool"}),
-                     _kv("gen_ai.tool.name", {"stringValue": tool}))) +
-           ',{"key":"gen_ai.tool.call.id","value":{"stringValue":"call_',
-           '"}},{"key":"gen_ai.tool.call.arguments","value":{"stringValue":"{\\"order_id\\": ',
-           '}"}},' + _kv("gen_ai.tool.call.result", {"stringValue": '{"ok": true}'}))
+    tool: (
+        ",".join(
+            (
+                _kv("gen_ai.operation.name", {"stringValue": "execute_tool"}),
+                _kv("gen_ai.tool.name", {"stringValue": tool}),
+            )
+        )
+        + ',{"key":"gen_ai.tool.call.id","value":{"stringValue":"call_',
+        '"}},{"key":"gen_ai.tool.call.arguments","value":{"stringValue":"{\\"order_id\\": ',
+        '}"}},' + _kv("gen_ai.tool.call.result", {"stringValue": '{"ok": true}'}),
+    )
     for tool in TOOLS
 }
 
@@ -55,20 +65,26 @@ def _span(i: int) -> str:
         name = "execute_tool " + tool
         a, b, c = _TOOL[tool]
         attrs = f"{a}{i}{b}{i}{c}"
-    return (f'{{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"{i:016x}",'
-            f'"name":"{name}","kind":1,"startTimeUnixNano":"{start}",'
-            f'"endTimeUnixNano":"{start + 250_000}","attributes":[{attrs}],"status":{{}}}}')
+    return (
+        f'{{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"{i:016x}",'
+        f'"name":"{name}","kind":1,"startTimeUnixNano":"{start}",'
+        f'"endTimeUnixNano":"{start + 250_000}","attributes":[{attrs}],"status":{{}}}}'
+    )
 
 
-def write_export(path: Path, spans: int, per_line: int) -> None:
-    head = ('{"resourceSpans":[{"resource":{"attributes":[' +
-            _kv("service.name", {"stringValue": "bench-agent"}) +
-            ']},"scopeSpans":[{"scope":{"name":"bench"},"spans":[')
+def write_export(path: Path, spans: int, per_line: int, sep: str = ",") -> None:
+    """`per_line` spans per export document, one document per line; `sep` between spans
+    (",\n" spreads each document over lines, as a pretty-printed export is)."""
+    head = (
+        '{"resourceSpans":[{"resource":{"attributes":['
+        + _kv("service.name", {"stringValue": "bench-agent"})
+        + ']},"scopeSpans":[{"scope":{"name":"bench"},"spans":['
+    )
     with path.open("w") as handle:
         for first in range(0, spans, per_line):
             last = min(first + per_line, spans)
             # Each export batch is written newest-first, so the ingest really has to sort.
-            body = ",".join(_span(i) for i in range(last - 1, first - 1, -1))
+            body = sep.join(_span(i) for i in range(last - 1, first - 1, -1))
             handle.write(head + body + "]}]}]}\n")
 
 
@@ -103,8 +119,9 @@ def main() -> None:
     parser.add_argument("--spans", type=int, default=1_000_000)
     parser.add_argument("--per-line", type=int, default=1_000)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
-    parser.add_argument("--load", action="store_true",
-                        help="also time load_any_trace (holds every span in memory)")
+    parser.add_argument(
+        "--load", action="store_true", help="also time load_any_trace (holds every span in memory)"
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="hotato-ingest-bench-"))
     try:
@@ -112,21 +129,28 @@ def main() -> None:
         started = time.perf_counter()
         write_export(src, args.spans, args.per_line)
         gen = time.perf_counter() - started
-        print(f"input: {args.spans:,} OTLP spans, {src.stat().st_size / 1e6:,.1f} MB, "
-              f"{args.spans // args.per_line:,} lines (generated in {gen:.1f} s)")
+        print(
+            f"input: {args.spans:,} OTLP spans, {src.stat().st_size / 1e6:,.1f} MB, "
+            f"{args.spans // args.per_line:,} lines (generated in {gen:.1f} s)"
+        )
 
-        elapsed, cpu, peak_kib, _ = run_child([sys.executable, "-m", "hotato", "trace",
-                                               "ingest", str(src), "--out", str(out)])
+        elapsed, cpu, peak_kib, _ = run_child(
+            [sys.executable, "-m", "hotato", "trace", "ingest", str(src), "--out", str(out)]
+        )
         written = sum(1 for _ in out.open("rb")) - 1
-        print(f"trace ingest: {elapsed:.1f} s wall, {cpu:.1f} s CPU, "
-              f"{args.spans / elapsed:,.0f} spans/s (wall), peak RSS {peak_kib / 1024:,.0f} MiB, "
-              f"wrote {written:,} spans ({out.stat().st_size / 1e6:,.1f} MB)")
+        print(
+            f"trace ingest: {elapsed:.1f} s wall, {cpu:.1f} s CPU, "
+            f"{args.spans / elapsed:,.0f} spans/s (wall), peak RSS {peak_kib / 1024:,.0f} MiB, "
+            f"wrote {written:,} spans ({out.stat().st_size / 1e6:,.1f} MB)"
+        )
 
         if args.load:
             elapsed, cpu, peak_kib, stdout = run_child([sys.executable, "-c", _LOAD, str(src)])
             count, inner = stdout.split()
-            print(f"load_any_trace: {elapsed:.1f} s wall ({inner} s inside), {cpu:.1f} s CPU, "
-                  f"{int(count):,} spans in memory, peak RSS {peak_kib / 1024:,.0f} MiB")
+            print(
+                f"load_any_trace: {elapsed:.1f} s wall ({inner} s inside), {cpu:.1f} s CPU, "
+                f"{int(count):,} spans in memory, peak RSS {peak_kib / 1024:,.0f} MiB"
+            )
     finally:
         if args.keep:
             print(f"kept {tmp}")
