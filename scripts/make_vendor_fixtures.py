@@ -2,7 +2,7 @@
 
     pip install -e '.[fixtures]'          # livekit-agents 1.8.x, pipecat-ai 1.14.x
     # (pipecat-ai 1.14 needs protobuf<7: give it a virtualenv without constraints.txt)
-    python scripts/make_vendor_fixtures.py [livekit] [pipecat]
+    python scripts/make_vendor_fixtures.py [livekit] [pipecat] [pipecat-realtime]
 
 Each stack runs one scripted call in process with fakes written here for its LLM, STT and TTS
 (no network, no keys) and its real telemetry: the OpenTelemetry SDK exporting what the stack's
@@ -22,15 +22,18 @@ OUT = ROOT / "tests" / "ingest" / "data" / "vendors"
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT / "scripts"))
-    wanted = argv or ["livekit", "pipecat"]
+    wanted = argv or ["livekit", "pipecat", "pipecat-realtime"]
     OUT.mkdir(parents=True, exist_ok=True)
     for stack in wanted:
         if stack == "livekit":
             from vendor_fixtures import livekit_call as module
         elif stack == "pipecat":
             from vendor_fixtures import pipecat_call as module  # type: ignore[no-redef]
+        elif stack == "pipecat-realtime":
+            from vendor_fixtures import pipecat_realtime_call as module  # type: ignore[no-redef]
         else:
-            print(f"unknown stack {stack!r}: expected livekit or pipecat", file=sys.stderr)
+            expected = "livekit, pipecat or pipecat-realtime"
+            print(f"unknown stack {stack!r}: expected {expected}", file=sys.stderr)
             return 2
         for path in module.generate(OUT):
             print(f"wrote {path.relative_to(ROOT)}")

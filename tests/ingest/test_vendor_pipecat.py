@@ -62,6 +62,24 @@ def test_pipecat_fixture_holds_an_unfinalized_segment_and_both_llm_runs() -> Non
     assert sorted(s["name"] for s in spans) == ["conversation", "llm", "llm", "stt", "tts", "turn"]
 
 
+def test_pipecat_openai_realtime_fixture(tmp_path: Path) -> None:
+    # made by Pipecat's own OpenAIRealtimeLLMService against a fake Realtime server: no tts and
+    # no tool spans; the agent's words are on `llm_response`, the tool call and its result in
+    # the next `llm_request` span's `input` context
+    path = VENDORS / "pipecat_1.14_realtime_otlp.json"
+    assert detect_format(path) == "pipecat"
+    out = tmp_path / "turns.json"
+    _, _, spans = ingest(path, tmp_path / "t.jsonl", "--transcript-out", str(out))
+    assert [(t["role"], t["text"]) for t in json.loads(out.read_text())] == [
+        ("agent", "Hello, how can I help?"),
+        ("agent", "Your order A17 has shipped."),
+    ]
+    lookup = tool(spans, "lookup_order")
+    assert lookup["arguments"] == {"order_id": "A17"} and lookup["result"] == {"status": "shipped"}
+    asked, answered = of_type(spans, "llm")[1:]
+    assert asked["start_sec"] < lookup["time_sec"] < answered["start_sec"]
+
+
 def _export(tmp_path: Path, spans: list[tuple[str, dict[str, object]]]) -> Path:
     exporter = OtlpFileExporter()
     provider = TracerProvider(resource=Resource.create({"service.name": "bot"}))

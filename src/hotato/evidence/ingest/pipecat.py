@@ -4,10 +4,11 @@ A `conversation` span (`conversation.id`) holds `turn` spans (`turn.number`,
 `turn.was_interrupted`), which hold `stt` (`transcript`, `is_final`), `llm` and `tts` (`text`)
 spans with `metrics.ttfb`. Realtime services add `llm_tool_call` spans (`tool.function_name`,
 `tool.call_id`, `tool.arguments`) and `llm_tool_result` spans (`tool.call_id`, `tool.result`,
-`tool.result_status`), paired here by call id into one `tool_call`. Pipecat records processing
-spans, not audio activity, so stt/llm/tts keep their own span types. Keypad input reaches the
-model as a transcription `DTMF: <digits>` (Pipecat's DTMFAggregator); such an stt span is
-also a `dtmf` span.
+`tool.result_status`), paired here by call id into one `tool_call`; OpenAI Realtime records
+none, and its calls and results are read from the `llm_request` span's `input` context.
+Pipecat records processing spans, not audio activity, so stt/llm/tts keep their own span
+types. Keypad input reaches the model as a transcription `DTMF: <digits>` (Pipecat's
+DTMFAggregator); such an stt span is also a `dtmf` span.
 """
 
 from __future__ import annotations
@@ -134,7 +135,11 @@ def map_otel_span(em: Emitter, s: OSpan) -> bool:
                 attributes={"tool_call_id": a.get("tool.call_id")},
             )
         return True
-    return s.name in ("llm_setup", "llm_request")
+    if s.name == "llm_request":
+        # OpenAI Realtime records no tool span: each request's `input` is the whole context
+        _context_tools(em, s)
+        return True
+    return s.name == "llm_setup"
 
 
 def _context_tools(em: Emitter, s: OSpan) -> None:
