@@ -33,8 +33,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--queries", type=int, default=10_000)
     parser.add_argument("--url", default=URL)
-    parser.add_argument("--baseline", type=int, default=200,
-                        help="questions asked with a fresh source each (no reuse, no cache)")
+    parser.add_argument(
+        "--baseline",
+        type=int,
+        default=200,
+        help="questions asked with a fresh source each (no reuse, no cache)",
+    )
     args = parser.parse_args()
 
     import sqlalchemy as sa
@@ -42,11 +46,19 @@ def main() -> None:
     admin = sa.create_engine(args.url.replace("postgresql://", "postgresql+psycopg://", 1))
     table = f"hotato_bench_{uuid.uuid4().hex[:8]}"
     with admin.begin() as conn:
-        conn.execute(sa.text(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY, order_id TEXT "
-                             "NOT NULL UNIQUE, status TEXT, amount NUMERIC(10,2))"))
-        conn.execute(sa.text(f"INSERT INTO {table} SELECT g, 'A-' || g, "
-                             "CASE WHEN g % 3 = 0 THEN 'refunded' ELSE 'none' END, g * 1.25 "
-                             f"FROM generate_series(1, {ROWS}) g"))
+        conn.execute(
+            sa.text(
+                f"CREATE TABLE {table} (id INTEGER PRIMARY KEY, order_id TEXT "
+                "NOT NULL UNIQUE, status TEXT, amount NUMERIC(10,2))"
+            )
+        )
+        conn.execute(
+            sa.text(
+                f"INSERT INTO {table} SELECT g, 'A-' || g, "
+                "CASE WHEN g % 3 = 0 THEN 'refunded' ELSE 'none' END, g * 1.25 "
+                f"FROM generate_series(1, {ROWS}) g"
+            )
+        )
     try:
         questions = _questions(args.queries)
         _run(args.url, table, questions, admin)
@@ -102,20 +114,30 @@ def _run(url: str, table: str, questions: list[dict[str, Any]], admin: Any) -> N
     sa.event.remove(sa.pool.Pool, "connect", on_connect)
     server = _server_scans(admin, table) - seq_before
     n = len(questions)
-    print(f"state_bench: {n:,} state queries against PostgreSQL ({url.split('@')[-1]}), "
-          f"table of {ROWS:,} rows, one run")
+    print(
+        f"state_bench: {n:,} state queries against PostgreSQL ({url.split('@')[-1]}), "
+        f"table of {ROWS:,} rows, one run"
+    )
     print(f"  total                 {total:8.3f} s")
     print(f"  per query             {total / n * 1e6:8.1f} us   (all {n:,} questions)")
-    print(f"  per query sent        {(total - first) / max(sent - 1, 1) * 1e6:8.1f} us   "
-          "(after the first: one round trip, autocommit on a READ ONLY session)")
-    print(f"  first query           {first * 1e3:8.1f} ms   (connect, read-only session, "
-          "schema reflection)")
+    print(
+        f"  per query sent        {(total - first) / max(sent - 1, 1) * 1e6:8.1f} us   "
+        "(after the first: one round trip, autocommit on a READ ONLY session)"
+    )
+    print(
+        f"  first query           {first * 1e3:8.1f} ms   (connect, read-only session, "
+        "schema reflection)"
+    )
     print(f"  answers               {found:,} records, {missing:,} no such row")
     print(f"  connections opened    {connects:8d}")
-    print(f"  questions sent        {sent:8,d}   ({n - sent:,} identical ones answered by the "
-          "per-run cache)")
-    print(f"  SELECTs on the table  {selects:8,d}   (client side), {server:,} index scans "
-          "(server side, pg_stat_user_tables)")
+    print(
+        f"  questions sent        {sent:8,d}   ({n - sent:,} identical ones answered by the "
+        "per-run cache)"
+    )
+    print(
+        f"  SELECTs on the table  {selects:8,d}   (client side), {server:,} index scans "
+        "(server side, pg_stat_user_tables)"
+    )
 
 
 def _baseline(url: str, table: str, questions: list[dict[str, Any]], n: int) -> None:
@@ -126,8 +148,10 @@ def _baseline(url: str, table: str, questions: list[dict[str, Any]], n: int) -> 
             state.after.query(table, q)
         times.append(time.perf_counter() - start)
     each = statistics.mean(times)
-    print(f"  without reuse/cache   {each * 1e3:8.2f} ms per query (fresh source per question, "
-          f"mean of {len(questions)}); {n:,} queries would take ~{each * n:,.0f} s")
+    print(
+        f"  without reuse/cache   {each * 1e3:8.2f} ms per query (fresh source per question, "
+        f"mean of {len(questions)}); {n:,} queries would take ~{each * n:,.0f} s"
+    )
 
 
 def _server_scans(admin: Any, table: str) -> int:
@@ -135,9 +159,13 @@ def _server_scans(admin: Any, table: str) -> int:
 
     with admin.connect() as conn:
         conn.execute(sa.text("SELECT pg_stat_clear_snapshot()"))
-        row = conn.execute(sa.text(
-            "SELECT coalesce(idx_scan, 0) + coalesce(seq_scan, 0) FROM pg_stat_user_tables "
-            "WHERE relname = :t"), {"t": table}).one()
+        row = conn.execute(
+            sa.text(
+                "SELECT coalesce(idx_scan, 0) + coalesce(seq_scan, 0) FROM pg_stat_user_tables "
+                "WHERE relname = :t"
+            ),
+            {"t": table},
+        ).one()
     return int(row[0])
 
 

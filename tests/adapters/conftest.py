@@ -33,10 +33,22 @@ _DDL = {
     "zip VARCHAR(10), amount DECIMAL(10,2), refunded BOOLEAN, status TEXT)",
 }
 ROWS = [
-    {"id": 1, "order_id": "A-1001", "zip": "02139", "amount": 25.5, "refunded": True,
-     "status": "refunded"},
-    {"id": 2, "order_id": "A-1002", "zip": "10001", "amount": 10, "refunded": False,
-     "status": "none"},
+    {
+        "id": 1,
+        "order_id": "A-1001",
+        "zip": "02139",
+        "amount": 25.5,
+        "refunded": True,
+        "status": "refunded",
+    },
+    {
+        "id": 2,
+        "order_id": "A-1002",
+        "zip": "10001",
+        "amount": 10,
+        "refunded": False,
+        "status": "none",
+    },
 ]
 
 
@@ -71,8 +83,11 @@ def _server_db(url: str, dialect: str) -> Iterator[Db]:
 
     execute(_DDL[dialect].format(t=table))
     for row in ROWS:
-        execute(f"INSERT INTO {table} (id, order_id, zip, amount, refunded, status) "
-                "VALUES (:id, :order_id, :zip, :amount, :refunded, :status)", **row)
+        execute(
+            f"INSERT INTO {table} (id, order_id, zip, amount, refunded, status) "
+            "VALUES (:id, :order_id, :zip, :amount, :refunded, :status)",
+            **row,
+        )
     try:
         yield Db(dialect, url, table, execute)
     finally:
@@ -99,7 +114,8 @@ def lite(tmp_path: Path) -> Iterator[Db]:
     with sqlite3.connect(path) as conn:
         conn.execute(_DDL["sqlite"].format(t=table))
         conn.executemany(
-            f"INSERT INTO {table} VALUES (:id, :order_id, :zip, :amount, :refunded, :status)", ROWS)
+            f"INSERT INTO {table} VALUES (:id, :order_id, :zip, :amount, :refunded, :status)", ROWS
+        )
 
     def execute(sql: str, **params: Any) -> Any:
         with sqlite3.connect(path) as conn:
@@ -240,8 +256,13 @@ class Api:
 
             def _serve(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
-                seen = Seen(self.command, self.path, dict(self.headers.items()),
-                            self.rfile.read(length), self.client_address[1])
+                seen = Seen(
+                    self.command,
+                    self.path,
+                    dict(self.headers.items()),
+                    self.rfile.read(length),
+                    self.client_address[1],
+                )
                 api.seen.append(seen)
                 status, value = api.reply(seen)
                 if api.delay:

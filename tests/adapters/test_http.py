@@ -19,10 +19,16 @@ TOKEN = "tok-9Xk2-never-shown"
 ORDER = {"order_id": "A-1001", "zip": "02139", "amount": 25.5, "status": "refunded"}
 
 
-def http_adapter(tmp_path: Path, base_url: str, resources: dict[str, Any],
-                 **extra: Any) -> str:
-    doc = {"adapter": "http", "base_url": base_url, "egress_opt_in": True, "allow_http": True,
-           "timeout_s": 1, "resources": resources, **extra}
+def http_adapter(tmp_path: Path, base_url: str, resources: dict[str, Any], **extra: Any) -> str:
+    doc = {
+        "adapter": "http",
+        "base_url": base_url,
+        "egress_opt_in": True,
+        "allow_http": True,
+        "timeout_s": 1,
+        "resources": resources,
+        **extra,
+    }
     path = tmp_path / "api.json"
     path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
     return str(path)
@@ -45,7 +51,9 @@ def test_404_is_no_such_record(api: Api, tmp_path: Path) -> None:
 
 def test_a_mismatch_returns_the_record(api: Api, tmp_path: Path) -> None:
     api.routes[("GET", "/orders/A-1002")] = (
-        200, {"data": {"order": {**ORDER, "order_id": "A-1002", "status": "none"}}})
+        200,
+        {"data": {"order": {**ORDER, "order_id": "A-1002", "status": "none"}}},
+    )
     with open_state(http_adapter(tmp_path, api.url, ORDERS)) as state:
         assert state.after.query("orders", {"order_id": "A-1002"})["status"] == "none"  # type: ignore[index]
 
@@ -61,11 +69,14 @@ def test_comparison_is_type_strict(api: Api, tmp_path: Path) -> None:
 
 
 def test_a_json_pointer_into_a_list_of_records(api: Api, tmp_path: Path) -> None:
-    resources = {"refunds": {"path": "/refunds", "query": {"order": "order_id"},
-                             "record": "/data/items"}}
+    resources = {
+        "refunds": {"path": "/refunds", "query": {"order": "order_id"}, "record": "/data/items"}
+    }
     refunds = [{"order_id": "A-1", "state": "pending"}, {"order_id": "A-1", "state": "posted"}]
     api.routes[("GET", "/refunds")] = lambda seen: (
-        200, {"data": {"items": refunds if "order=A-1" in seen.path else []}})
+        200,
+        {"data": {"items": refunds if "order=A-1" in seen.path else []}},
+    )
     with open_state(http_adapter(tmp_path, api.url, resources)) as state:
         q = state.after.query
         assert q("refunds", {"order_id": "A-1"}) == refunds[0]
@@ -75,8 +86,14 @@ def test_a_json_pointer_into_a_list_of_records(api: Api, tmp_path: Path) -> None
 
 
 def test_a_body_mapping_posts_json(api: Api, tmp_path: Path) -> None:
-    resources = {"lookup": {"path": "/search", "method": "POST",
-                            "body": {"customer": "customer_id", "limit": "n"}, "record": "hit"}}
+    resources = {
+        "lookup": {
+            "path": "/search",
+            "method": "POST",
+            "body": {"customer": "customer_id", "limit": "n"},
+            "record": "hit",
+        }
+    }
     api.routes[("POST", "/search")] = lambda seen: (200, {"hit": json.loads(seen.body)})
     with open_state(http_adapter(tmp_path, api.url, resources)) as state:
         got = state.after.query("lookup", {"customer_id": "C-7", "n": 1})
@@ -85,7 +102,8 @@ def test_a_body_mapping_posts_json(api: Api, tmp_path: Path) -> None:
 
 
 def test_a_null_record_is_no_such_record_and_a_missing_one_is_a_bad_response(
-        api: Api, tmp_path: Path) -> None:
+    api: Api, tmp_path: Path
+) -> None:
     api.routes[("GET", "/orders/A-1")] = (200, {"data": {"order": None}})
     api.routes[("GET", "/orders/A-2")] = (200, {"data": {}})
     api.routes[("GET", "/orders/A-3")] = (200, {"data": {"order": "refunded"}})
@@ -101,13 +119,19 @@ def test_a_filter_value_stays_one_path_segment(api: Api, tmp_path: Path) -> None
     with open_state(http_adapter(tmp_path, api.url, ORDERS)) as state:
         for value in ("../admin", "..", "a/b?c=d#e"):
             assert state.after.query("orders", {"order_id": value}) is None
-    assert [s.path for s in api.seen] == ["/orders/..%2Fadmin", "/orders/%2E%2E",
-                                          "/orders/a%2Fb%3Fc%3Dd%23e"]
+    assert [s.path for s in api.seen] == [
+        "/orders/..%2Fadmin",
+        "/orders/%2E%2E",
+        "/orders/a%2Fb%3Fc%3Dd%23e",
+    ]
 
 
 def test_5xx_is_retried_a_bounded_number_of_times(api: Api, tmp_path: Path) -> None:
-    api.routes[("GET", "/orders/A-1001")] = [(503, {}), (502, {}),
-                                             (200, {"data": {"order": ORDER}})]
+    api.routes[("GET", "/orders/A-1001")] = [
+        (503, {}),
+        (502, {}),
+        (200, {"data": {"order": ORDER}}),
+    ]
     api.routes[("GET", "/orders/A-2")] = (500, {"error": "boom"})
     with open_state(http_adapter(tmp_path, api.url, ORDERS, retries=2)) as state:
         assert state.after.query("orders", {"order_id": "A-1001"}) == ORDER
@@ -117,34 +141,57 @@ def test_5xx_is_retried_a_bounded_number_of_times(api: Api, tmp_path: Path) -> N
     assert [s.path for s in api.seen].count("/orders/A-2") == 3  # one try and two retries
 
 
-@pytest.mark.parametrize(("status", "body", "cause"), [
-    (401, {"error": "no"}, "auth_failed"),
-    (403, {"error": "no"}, "auth_failed"),
-    (400, {"error": "bad"}, "http_status"),
-    (302, {}, "http_status"),  # redirects are not followed
-    (200, b"<html>maintenance</html>", "not_json"),
-])
-def test_answers_that_are_not_a_record(api: Api, tmp_path: Path, status: int, body: Any,
-                                       cause: str) -> None:
+@pytest.mark.parametrize(
+    ("status", "body", "cause"),
+    [
+        (401, {"error": "no"}, "auth_failed"),
+        (403, {"error": "no"}, "auth_failed"),
+        (400, {"error": "bad"}, "http_status"),
+        (302, {}, "http_status"),  # redirects are not followed
+        (200, b"<html>maintenance</html>", "not_json"),
+    ],
+)
+def test_answers_that_are_not_a_record(
+    api: Api, tmp_path: Path, status: int, body: Any, cause: str
+) -> None:
     api.routes[("GET", "/orders/A-1")] = (status, body)
-    with open_state(http_adapter(tmp_path, api.url, ORDERS)) as state, pytest.raises(
-            StateUnavailable) as exc:
+    with (
+        open_state(http_adapter(tmp_path, api.url, ORDERS)) as state,
+        pytest.raises(StateUnavailable) as exc,
+    ):
         state.after.query("orders", {"order_id": "A-1"})
     assert exc.value.cause == cause
     assert len(api.seen) == 1
 
 
-@pytest.mark.parametrize(("auth", "env", "header"), [
-    ({"type": "bearer", "token_env": "HOTATO_TEST_TOKEN"}, {"HOTATO_TEST_TOKEN": TOKEN},
-     ("Authorization", f"Bearer {TOKEN}")),
-    ({"type": "header", "name": "X-Api-Key", "value_env": "HOTATO_TEST_TOKEN"},
-     {"HOTATO_TEST_TOKEN": TOKEN}, ("X-Api-Key", TOKEN)),
-    ({"type": "basic", "username": "shop", "password_env": "HOTATO_TEST_TOKEN"},
-     {"HOTATO_TEST_TOKEN": TOKEN}, ("Authorization", "Basic c2hvcDp0b2stOVhrMi1uZXZlci1zaG93bg==")),
-])
+@pytest.mark.parametrize(
+    ("auth", "env", "header"),
+    [
+        (
+            {"type": "bearer", "token_env": "HOTATO_TEST_TOKEN"},
+            {"HOTATO_TEST_TOKEN": TOKEN},
+            ("Authorization", f"Bearer {TOKEN}"),
+        ),
+        (
+            {"type": "header", "name": "X-Api-Key", "value_env": "HOTATO_TEST_TOKEN"},
+            {"HOTATO_TEST_TOKEN": TOKEN},
+            ("X-Api-Key", TOKEN),
+        ),
+        (
+            {"type": "basic", "username": "shop", "password_env": "HOTATO_TEST_TOKEN"},
+            {"HOTATO_TEST_TOKEN": TOKEN},
+            ("Authorization", "Basic c2hvcDp0b2stOVhrMi1uZXZlci1zaG93bg=="),
+        ),
+    ],
+)
 def test_credentials_come_from_the_environment_and_never_reach_output(
-        api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, auth: dict[str, str],
-        env: dict[str, str], header: tuple[str, str]) -> None:
+    api: Api,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    auth: dict[str, str],
+    env: dict[str, str],
+    header: tuple[str, str],
+) -> None:
     for name, value in env.items():
         monkeypatch.setenv(name, value)
 
@@ -164,11 +211,13 @@ def test_credentials_come_from_the_environment_and_never_reach_output(
     assert not any(TOKEN in text for text in shown)
 
 
-def test_an_unset_credential_variable_is_refused_by_name(api: Api, tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unset_credential_variable_is_refused_by_name(
+    api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("HOTATO_TEST_UNSET", raising=False)
-    source = http_adapter(tmp_path, api.url, ORDERS,
-                          auth={"type": "bearer", "token_env": "HOTATO_TEST_UNSET"})
+    source = http_adapter(
+        tmp_path, api.url, ORDERS, auth={"type": "bearer", "token_env": "HOTATO_TEST_UNSET"}
+    )
     with pytest.raises(InputError) as exc:
         open_state(source)
     assert "HOTATO_TEST_UNSET" in str(exc.value) and "$.auth.token_env" in str(exc.value)
@@ -205,8 +254,10 @@ def test_a_slow_api_is_a_timeout_within_the_timeout(api: Api, tmp_path: Path) ->
     api.routes[("GET", "/orders/A-1")] = (200, {"data": {"order": ORDER}})
     api.delay = 3
     start = time.monotonic()
-    with open_state(http_adapter(tmp_path, api.url, ORDERS, timeout_s=0.5)) as state, \
-            pytest.raises(StateUnavailable) as exc:
+    with (
+        open_state(http_adapter(tmp_path, api.url, ORDERS, timeout_s=0.5)) as state,
+        pytest.raises(StateUnavailable) as exc,
+    ):
         state.after.query("orders", {"order_id": "A-1"})
     assert exc.value.cause == "timeout"
     assert time.monotonic() - start < 1.5
@@ -249,16 +300,20 @@ def test_unmapped_resources_and_missing_parameters(api: Api, tmp_path: Path) -> 
     assert api.seen == []
 
 
-@pytest.mark.parametrize(("changes", "message"), [
-    ({"egress_opt_in": False}, "egress_opt_in: true"),
-    ({"allow_http": False}, "must be https://"),
-    ({"base_url": "http://api.example.com"}, "loopback"),
-    ({"base_url": "https://user:pw@api.example.com"}, "must not carry credentials"),
-    ({"base_url": "ftp://api.example.com"}, "https://"),
-    ({"headers": {"Authorization": "Bearer x"}}, "auth` with an environment variable"),
-])
-def test_egress_is_refused_unless_opted_in_and_safe(tmp_path: Path, changes: dict[str, Any],
-                                                    message: str) -> None:
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"egress_opt_in": False}, "egress_opt_in: true"),
+        ({"allow_http": False}, "must be https://"),
+        ({"base_url": "http://api.example.com"}, "loopback"),
+        ({"base_url": "https://user:pw@api.example.com"}, "must not carry credentials"),
+        ({"base_url": "ftp://api.example.com"}, "https://"),
+        ({"headers": {"Authorization": "Bearer x"}}, "auth` with an environment variable"),
+    ],
+)
+def test_egress_is_refused_unless_opted_in_and_safe(
+    tmp_path: Path, changes: dict[str, Any], message: str
+) -> None:
     settings = {"base_url": "http://127.0.0.1:9", **changes}
     source = http_adapter(tmp_path, settings.pop("base_url"), ORDERS, **settings)
     with pytest.raises(InputError) as exc:

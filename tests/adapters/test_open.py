@@ -31,22 +31,28 @@ def test_a_missing_sqlite_path_is_refused_and_never_created(tmp_path: Path) -> N
     assert not (tmp_path / "shop.db").exists()
 
 
-@pytest.mark.parametrize(("source", "message"), [
-    ("https://api.example.com/v1", "adapter file"),
-    ("ftp://x/y", "unsupported state source scheme"),
-    ("redis://x/0", "unsupported state source scheme"),
-])
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("https://api.example.com/v1", "adapter file"),
+        ("ftp://x/y", "unsupported state source scheme"),
+        ("redis://x/0", "unsupported state source scheme"),
+    ],
+)
 def test_urls_that_are_not_databases(source: str, message: str) -> None:
     with pytest.raises(InputError, match=message):
         open_state(source)
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (b"", "empty"),
-    (b"   \n", "empty"),
-    (b"{not json", "not valid JSON"),
-    (b"\xff\xfe\x00garbage", "neither SQLite, JSON nor YAML"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "empty"),
+        (b"   \n", "empty"),
+        (b"{not json", "not valid JSON"),
+        (b"\xff\xfe\x00garbage", "neither SQLite, JSON nor YAML"),
+    ],
+)
 def test_files_that_are_nothing_we_read(tmp_path: Path, content: bytes, message: str) -> None:
     path = tmp_path / ("state.json" if b"{" in content else "state.bin")
     path.write_bytes(content)

@@ -21,11 +21,17 @@ def sandbox(tmp_path: Path, doc: Any, name: str = "state.json") -> str:
 
 
 def test_rows_one_record_and_snapshots(tmp_path: Path) -> None:
-    source = sandbox(tmp_path, {
-        "orders": [{"order_id": "A-1", "status": "refunded"}],
-        "customer": {"id": 7, "tier": "gold"},
-        "accounts": {"before": [{"id": 1, "balance": 100}], "after": [{"id": 1, "balance": 125}]},
-    })
+    source = sandbox(
+        tmp_path,
+        {
+            "orders": [{"order_id": "A-1", "status": "refunded"}],
+            "customer": {"id": 7, "tier": "gold"},
+            "accounts": {
+                "before": [{"id": 1, "balance": 100}],
+                "after": [{"id": 1, "balance": 125}],
+            },
+        },
+    )
     with open_state(source) as state:
         assert state.after.query("orders", {"order_id": "A-1"})["status"] == "refunded"  # type: ignore[index]
         assert state.after.query("orders", {"order_id": "A-2"}) is None
@@ -48,11 +54,18 @@ def test_a_sandbox_without_before_sides_has_no_before_reader(tmp_path: Path) -> 
 
 
 def test_state_before_replaces_the_sandbox_before_side(tmp_path: Path) -> None:
-    source = sandbox(tmp_path, {"accounts": {"before": [{"id": 1, "balance": 1}],
-                                             "after": [{"id": 1, "balance": 2}]}})
-    before = sandbox(tmp_path, {"accounts": [{"id": 1, "balance": 100}],
-                                "cards": {"before": [{"id": 3}], "after": [{"id": 4}]}},
-                     "before.json")
+    source = sandbox(
+        tmp_path,
+        {"accounts": {"before": [{"id": 1, "balance": 1}], "after": [{"id": 1, "balance": 2}]}},
+    )
+    before = sandbox(
+        tmp_path,
+        {
+            "accounts": [{"id": 1, "balance": 100}],
+            "cards": {"before": [{"id": 3}], "after": [{"id": 4}]},
+        },
+        "before.json",
+    )
     with open_state(source, before) as state:
         assert state.before is not None
         assert state.before.query("accounts", {"id": 1}) == {"id": 1, "balance": 100}
@@ -61,16 +74,28 @@ def test_state_before_replaces_the_sandbox_before_side(tmp_path: Path) -> None:
 
 
 def test_a_snapshot_answers_only_the_questions_it_captured(tmp_path: Path) -> None:
-    snapshot = sandbox(tmp_path, {
-        "_meta": {"schema": "hotato.state-snapshot.v1", "source": "test", "captures": [
-            {"resource": "orders", "filters": {"order_id": "A-1"}, "found": True},
-            {"resource": "orders", "filters": {"order_id": "A-2"}, "found": False},
-            {"resource": "refunds", "filters": {"order_id": "A-1"}, "found": False,
-             "error": {"cause": "timeout", "message": "no answer within 5s"}},
-        ]},
-        "orders": [{"order_id": "A-1", "status": "none"}],
-        "refunds": [],
-    }, "before.json")
+    snapshot = sandbox(
+        tmp_path,
+        {
+            "_meta": {
+                "schema": "hotato.state-snapshot.v1",
+                "source": "test",
+                "captures": [
+                    {"resource": "orders", "filters": {"order_id": "A-1"}, "found": True},
+                    {"resource": "orders", "filters": {"order_id": "A-2"}, "found": False},
+                    {
+                        "resource": "refunds",
+                        "filters": {"order_id": "A-1"},
+                        "found": False,
+                        "error": {"cause": "timeout", "message": "no answer within 5s"},
+                    },
+                ],
+            },
+            "orders": [{"order_id": "A-1", "status": "none"}],
+            "refunds": [],
+        },
+        "before.json",
+    )
     with open_state(sandbox(tmp_path, {"orders": []}), snapshot) as state:
         before = state.before
         assert before is not None
@@ -91,13 +116,16 @@ def test_a_snapshot_answers_only_the_questions_it_captured(tmp_path: Path) -> No
     assert failed.value.cause == "timeout" and "no answer within 5s" in failed.value.message
 
 
-@pytest.mark.parametrize(("doc", "message"), [
-    ([1, 2], "must be a JSON object"),
-    ({"orders": 5}, "$.orders: rows must be"),
-    ({"orders": [1]}, "$.orders: rows must be"),
-    ({"orders": {"before": 1}}, "$.orders.before: rows must be"),
-    ({"_meta": {"schema": "x"}}, "$._meta: not a hotato state snapshot header"),
-])
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ([1, 2], "must be a JSON object"),
+        ({"orders": 5}, "$.orders: rows must be"),
+        ({"orders": [1]}, "$.orders: rows must be"),
+        ({"orders": {"before": 1}}, "$.orders.before: rows must be"),
+        ({"_meta": {"schema": "x"}}, "$._meta: not a hotato state snapshot header"),
+    ],
+)
 def test_malformed_sandboxes_are_refused(tmp_path: Path, doc: Any, message: str) -> None:
     with pytest.raises(InputError) as exc:
         open_state(sandbox(tmp_path, doc))

@@ -18,21 +18,29 @@ from hotato.model.state import StateUnavailable
 
 def adapter(tmp_path: Path, db: Db, resources: str) -> str:
     url = f"sqlite:///{Path(db.source).name}" if db.dialect == "sqlite" else db.source
-    path = Path(db.source).parent / "adapter.yaml" if db.dialect == "sqlite" else (
-        tmp_path / "adapter.yaml")
+    path = (
+        Path(db.source).parent / "adapter.yaml"
+        if db.dialect == "sqlite"
+        else (tmp_path / "adapter.yaml")
+    )
     # The test databases are reached as their superuser; configured queries run there only
     # with the explicit opt-in (the role check has its own tests in tests/security).
     opt_in = "" if db.dialect == "sqlite" else "allow_superuser: true\n"
-    path.write_text(f"adapter: sql\nurl: {url}\nresources:\n{resources}{opt_in}",
-                    encoding="utf-8")
+    path.write_text(f"adapter: sql\nurl: {url}\nresources:\n{resources}{opt_in}", encoding="utf-8")
     return str(path)
 
 
 def test_a_matching_record_is_returned_whole(db: Db) -> None:
     with open_state(db.source) as state:
         record = state.after.query(db.table, {"order_id": "A-1001"})
-    assert record == {"id": 1, "order_id": "A-1001", "zip": "02139", "amount": 25.5,
-                      "refunded": True, "status": "refunded"}
+    assert record == {
+        "id": 1,
+        "order_id": "A-1001",
+        "zip": "02139",
+        "amount": 25.5,
+        "refunded": True,
+        "status": "refunded",
+    }
 
 
 def test_no_matching_row_is_none(db: Db) -> None:
@@ -121,15 +129,22 @@ def test_one_connection_per_run_and_identical_queries_sent_once(db: Db) -> None:
 
 
 def test_a_configured_select_with_named_parameters(db: Db, tmp_path: Path) -> None:
-    path = adapter(tmp_path, db, f"""  refunds:
+    path = adapter(
+        tmp_path,
+        db,
+        f"""  refunds:
     query: "SELECT order_id, status AS state, amount FROM {db.table} WHERE order_id = :order"
   orders:
     table: {db.table}
-""")
+""",
+    )
     with open_state(path) as state:
         q = state.after.query
-        assert q("refunds", {"order": "A-1001"}) == {"order_id": "A-1001", "state": "refunded",
-                                                    "amount": 25.5}
+        assert q("refunds", {"order": "A-1001"}) == {
+            "order_id": "A-1001",
+            "state": "refunded",
+            "amount": 25.5,
+        }
         assert q("refunds", {"order": "A-1001", "state": "none"}) is None  # a returned column
         assert q("refunds", {"order": "A-1001'; DELETE FROM x; --"}) is None
         assert q("orders", {"id": 2})["status"] == "none"  # type: ignore[index]
@@ -145,18 +160,22 @@ def test_a_configured_select_with_named_parameters(db: Db, tmp_path: Path) -> No
     assert db.count() == 2
 
 
-@pytest.mark.parametrize("query", [
-    "UPDATE {t} SET status = 'refunded'",
-    "DELETE FROM {t}",
-    "SELECT 1; DELETE FROM {t}",
-    "SELECT * FROM {t}; UPDATE {t} SET status = 'x'",
-    "WITH gone AS (DELETE FROM {t} RETURNING *) SELECT * FROM gone",
-    "SELECT * INTO copy_of FROM {t}",
-    "SELECT * FROM {t} FOR UPDATE",
-    "INSERT INTO {t} (id, order_id) VALUES (9, 'x')",
-])
-def test_a_configured_query_that_is_not_one_select_is_refused(db: Db, tmp_path: Path,
-                                                              query: str) -> None:
+@pytest.mark.parametrize(
+    "query",
+    [
+        "UPDATE {t} SET status = 'refunded'",
+        "DELETE FROM {t}",
+        "SELECT 1; DELETE FROM {t}",
+        "SELECT * FROM {t}; UPDATE {t} SET status = 'x'",
+        "WITH gone AS (DELETE FROM {t} RETURNING *) SELECT * FROM gone",
+        "SELECT * INTO copy_of FROM {t}",
+        "SELECT * FROM {t} FOR UPDATE",
+        "INSERT INTO {t} (id, order_id) VALUES (9, 'x')",
+    ],
+)
+def test_a_configured_query_that_is_not_one_select_is_refused(
+    db: Db, tmp_path: Path, query: str
+) -> None:
     path = adapter(tmp_path, db, f'  orders:\n    query: "{query.format(t=db.table)}"\n')
     with pytest.raises(InputError) as exc:
         open_state(path)
@@ -164,17 +183,24 @@ def test_a_configured_query_that_is_not_one_select_is_refused(db: Db, tmp_path: 
     assert db.count() == 2
 
 
-def test_postgresql_a_select_calling_a_writing_function_fails_read_only(pg: Db,
-                                                                        tmp_path: Path) -> None:
+def test_postgresql_a_select_calling_a_writing_function_fails_read_only(
+    pg: Db, tmp_path: Path
+) -> None:
     fn = f"{pg.table}_w"
-    pg.execute(f"CREATE FUNCTION {fn}(v text) RETURNS int LANGUAGE sql AS "
-               f"'INSERT INTO {pg.table} (id, order_id) VALUES (99, v) RETURNING 1'")
+    pg.execute(
+        f"CREATE FUNCTION {fn}(v text) RETURNS int LANGUAGE sql AS "
+        f"'INSERT INTO {pg.table} (id, order_id) VALUES (99, v) RETURNING 1'"
+    )
     try:
-        path = adapter(tmp_path, pg, f"""  sneaky:
+        path = adapter(
+            tmp_path,
+            pg,
+            f"""  sneaky:
     query: "SELECT {fn}(:v) AS n"
   unlock:
     query: "SELECT set_config('default_transaction_read_only', 'off', false) AS s"
-""")
+""",
+        )
         with open_state(path) as state:
             state.after.query("unlock", {})  # a session setting cannot outlive its read
             with pytest.raises(StateUnavailable) as exc:
@@ -186,11 +212,14 @@ def test_postgresql_a_select_calling_a_writing_function_fails_read_only(pg: Db,
         pg.execute(f"DROP FUNCTION IF EXISTS {fn}(text)")
 
 
-def test_mariadb_a_select_calling_a_writing_function_fails_read_only(maria: Db,
-                                                                     tmp_path: Path) -> None:
+def test_mariadb_a_select_calling_a_writing_function_fails_read_only(
+    maria: Db, tmp_path: Path
+) -> None:
     fn = f"{maria.table}_w"
-    maria.execute(f"CREATE FUNCTION {fn}(v VARCHAR(20)) RETURNS INT MODIFIES SQL DATA "
-                  f"BEGIN INSERT INTO {maria.table} (id, order_id) VALUES (99, v); RETURN 1; END")
+    maria.execute(
+        f"CREATE FUNCTION {fn}(v VARCHAR(20)) RETURNS INT MODIFIES SQL DATA "
+        f"BEGIN INSERT INTO {maria.table} (id, order_id) VALUES (99, v); RETURN 1; END"
+    )
     try:
         path = adapter(tmp_path, maria, f'  sneaky:\n    query: "SELECT {fn}(:v) AS n"\n')
         with open_state(path) as state, pytest.raises(StateUnavailable) as exc:
@@ -210,12 +239,18 @@ def test_every_connection_refuses_writes(db: Db, autocommit: bool) -> None:
     from hotato.adapters.sql import SqlReader
     from hotato.adapters.sql_connect import sql_target, sqlite_target
 
-    target = (sqlite_target(db.source) if db.dialect == "sqlite"
-              else sql_target(db.source, allow_superuser=True))  # the test role is a superuser
+    target = (
+        sqlite_target(db.source)
+        if db.dialect == "sqlite"
+        else sql_target(db.source, allow_superuser=True)
+    )  # the test role is a superuser
     reader = SqlReader(target)
     conn = reader._connection(autocommit)
-    for write in (f"DELETE FROM {db.table}", f"UPDATE {db.table} SET status = 'x'",
-                  f"INSERT INTO {db.table} (id, order_id) VALUES (7, 'x')"):
+    for write in (
+        f"DELETE FROM {db.table}",
+        f"UPDATE {db.table} SET status = 'x'",
+        f"INSERT INTO {db.table} (id, order_id) VALUES (7, 'x')",
+    ):
         with pytest.raises(sa.exc.DBAPIError, match=r"(?i)read.?only"):
             conn.execute(sa.text(write))
         reader._end(conn, autocommit)
@@ -225,7 +260,7 @@ def test_every_connection_refuses_writes(db: Db, autocommit: bool) -> None:
 
 def test_a_dotted_filter_reads_into_a_json_column(pg: Db) -> None:
     pg.execute(f"ALTER TABLE {pg.table} ADD COLUMN meta JSONB")
-    pg.execute(f"UPDATE {pg.table} SET meta = '{{\"vip\": true, \"tier\": 2}}' WHERE id = 1")
+    pg.execute(f'UPDATE {pg.table} SET meta = \'{{"vip": true, "tier": 2}}\' WHERE id = 1')
     with open_state(pg.source) as state:
         assert state.after.query(pg.table, {"meta.vip": True})["id"] == 1  # type: ignore[index]
         assert state.after.query(pg.table, {"meta.tier": "2"}) is None

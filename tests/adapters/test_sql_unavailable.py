@@ -16,8 +16,9 @@ from hotato.model.state import StateUnavailable
 SECRET = "pw-Zq81-never-shown"
 
 
-def sql_adapter(tmp_path: Path, url: str, *, timeout_s: float = 2,
-                password_env: str | None = None) -> str:
+def sql_adapter(
+    tmp_path: Path, url: str, *, timeout_s: float = 2, password_env: str | None = None
+) -> str:
     path = tmp_path / "db.yaml"
     lines = ["adapter: sql", f"url: {url}", f"timeout_s: {timeout_s}"]
     if password_env:
@@ -41,8 +42,7 @@ def test_a_closed_port_is_connection_refused(scheme: str) -> None:
 
 
 @pytest.mark.parametrize("scheme", ["postgresql", "mysql"])
-def test_a_hung_server_is_a_timeout_not_a_hang(scheme: str, silent: Silent,
-                                               tmp_path: Path) -> None:
+def test_a_hung_server_is_a_timeout_not_a_hang(scheme: str, silent: Silent, tmp_path: Path) -> None:
     err, took = unavailable(sql_adapter(tmp_path, f"{scheme}://root@127.0.0.1:{silent.port}/test"))
     assert err.cause == "timeout", err.message
     assert took < 6
@@ -63,31 +63,44 @@ def test_postgresql_an_unknown_role_is_auth_failed() -> None:
 
 @pytest.mark.services("mariadb")
 def test_mariadb_a_wrong_password_is_auth_failed_and_never_shown(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HOTATO_TEST_DB_PASSWORD", SECRET)
-    source = sql_adapter(tmp_path, "mysql://root@127.0.0.1:3306/test",
-                         password_env="HOTATO_TEST_DB_PASSWORD")
+    source = sql_adapter(
+        tmp_path, "mysql://root@127.0.0.1:3306/test", password_env="HOTATO_TEST_DB_PASSWORD"
+    )
     with open_state(source) as state:
         with pytest.raises(StateUnavailable) as exc:
             state.after.query("orders", {"id": 1})
-        shown = [state.description, repr(state), repr(state.after), exc.value.message,
-                 str(exc.value)]
+        shown = [
+            state.description,
+            repr(state),
+            repr(state.after),
+            exc.value.message,
+            str(exc.value),
+        ]
     assert exc.value.cause == "auth_failed"
     assert "Access denied" in exc.value.message
     assert not any(SECRET in text for text in shown)
 
 
-def test_an_unset_password_variable_is_refused_by_name(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unset_password_variable_is_refused_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("HOTATO_TEST_UNSET", raising=False)
     with pytest.raises(InputError) as exc:
-        open_state(sql_adapter(tmp_path, "postgresql://postgres@127.0.0.1/test",
-                               password_env="HOTATO_TEST_UNSET"))
+        open_state(
+            sql_adapter(
+                tmp_path, "postgresql://postgres@127.0.0.1/test", password_env="HOTATO_TEST_UNSET"
+            )
+        )
     assert "HOTATO_TEST_UNSET" in str(exc.value) and "$.password_env" in str(exc.value)
 
 
-@pytest.mark.parametrize("url", [f"postgresql://postgres:{SECRET}@127.0.0.1/test",
-                                 f"mysql://root:{SECRET}@127.0.0.1/test"])
+@pytest.mark.parametrize(
+    "url",
+    [f"postgresql://postgres:{SECRET}@127.0.0.1/test", f"mysql://root:{SECRET}@127.0.0.1/test"],
+)
 def test_a_password_in_a_url_is_refused_without_echoing_it(url: str) -> None:
     with pytest.raises(InputError) as exc:
         open_state(url)
@@ -127,8 +140,9 @@ def test_a_server_that_stops_mid_run(name: str, request: pytest.FixtureRequest) 
     assert gone.value.cause == "connection_refused"
 
 
-def test_an_unreachable_server_is_not_asked_again_in_the_same_run(silent: Silent,
-                                                                  tmp_path: Path) -> None:
+def test_an_unreachable_server_is_not_asked_again_in_the_same_run(
+    silent: Silent, tmp_path: Path
+) -> None:
     source = sql_adapter(tmp_path, f"postgresql://root@127.0.0.1:{silent.port}/test")
     with open_state(source) as state:
         start = time.monotonic()
@@ -143,17 +157,22 @@ def test_an_unreachable_server_is_not_asked_again_in_the_same_run(silent: Silent
 
 def test_a_sql_error_in_a_configured_query_is_sql_error(pg: Db, tmp_path: Path) -> None:
     path = tmp_path / "q.yaml"
-    path.write_text(f"adapter: sql\nurl: {pg.source}\nallow_superuser: true\n"
-                    "resources:\n  broken:\n"
-                    f"    query: SELECT no_such_column FROM {pg.table} WHERE id = :id\n",
-                    encoding="utf-8")
+    path.write_text(
+        f"adapter: sql\nurl: {pg.source}\nallow_superuser: true\n"
+        "resources:\n  broken:\n"
+        f"    query: SELECT no_such_column FROM {pg.table} WHERE id = :id\n",
+        encoding="utf-8",
+    )
     with open_state(str(path)) as state, pytest.raises(StateUnavailable) as exc:
         state.after.query("broken", {"id": 1})
     assert exc.value.cause == "unknown_column" and "no_such_column" in exc.value.message
-    path.write_text(f"adapter: sql\nurl: {pg.source}\nallow_superuser: true\n"
-                    "resources:\n  broken:\n"
-                    "    query: SELECT 1 / (id - id) AS n FROM "
-                    f"{pg.table} WHERE id = :id\n", encoding="utf-8")
+    path.write_text(
+        f"adapter: sql\nurl: {pg.source}\nallow_superuser: true\n"
+        "resources:\n  broken:\n"
+        "    query: SELECT 1 / (id - id) AS n FROM "
+        f"{pg.table} WHERE id = :id\n",
+        encoding="utf-8",
+    )
     with open_state(str(path)) as state, pytest.raises(StateUnavailable) as exc:
         state.after.query("broken", {"id": 1})
     assert exc.value.cause == "sql_error" and "division by zero" in exc.value.message

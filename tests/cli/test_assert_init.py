@@ -26,11 +26,13 @@ def tool(name: str, at: float) -> dict[str, object]:
 
 
 STARTER = (
-    "# STARTER written by `hotato assert init --from-trace t.jsonl`.\n"
-    "# One tool_call per distinct tool the trace saw, plus their order. Edit it: this is a "
-    "starting point,\n"
-    "# not a claim that these are the right assertions for the call.\n"
-) + """\
+    (
+        "# STARTER written by `hotato assert init --from-trace t.jsonl`.\n"
+        "# One tool_call per distinct tool the trace saw, plus their order. Edit it: this is a "
+        "starting point,\n"
+        "# not a claim that these are the right assertions for the call.\n"
+    )
+    + """\
 version: 1
 assertions:
   - id: verify_identity-called
@@ -43,11 +45,17 @@ assertions:
     kind: tool_call
     require_order: [verify_identity, lookup_order]
 """
+)
 
 
 def test_starter_contents(tmp_path: Path) -> None:
-    name = trace(tmp_path, tool("lookup_order", 5.0), {"type": "caller_audio_active"},
-                 tool("verify_identity", 1.0), tool("lookup_order", 6.0))
+    name = trace(
+        tmp_path,
+        tool("lookup_order", 5.0),
+        {"type": "caller_audio_active"},
+        tool("verify_identity", 1.0),
+        tool("lookup_order", 6.0),
+    )
     ran = hotato("assert", "init", "--from-trace", name, "--out", "-", cwd=tmp_path)
     assert ran.code == 0, ran.err
     assert ran.out == STARTER  # distinct tools, in the order they ran
@@ -58,13 +66,15 @@ def test_one_tool_has_no_order_assertion(tmp_path: Path) -> None:
     ran = hotato("assert", "init", "--from-trace", name, "--out", "-", cwd=tmp_path)
     assert ran.code == 0
     doc = yaml.safe_load(ran.out)
-    assert doc == {"version": 1, "assertions": [
-        {"id": "lookup_order-called", "kind": "tool_call", "name": "lookup_order"}]}
+    assert doc == {
+        "version": 1,
+        "assertions": [{"id": "lookup_order-called", "kind": "tool_call", "name": "lookup_order"}],
+    }
     assert "plus their order" not in ran.out
 
 
 AWKWARD = [
-    "it's \"quoted\"",
+    'it\'s "quoted"',
     "ns:lookup: order",
     "café_crème",
     "日本語ツール",
@@ -105,8 +115,9 @@ def test_awkward_tool_names_are_quoted_and_read_back(tmp_path: Path) -> None:
     ids = [s.id for s in aset.specs]
     assert len(ids) == len(set(ids))  # "a b" and "a-b" slug alike; ids stay unique
     # and the starter passes against the trace it came from
-    run = hotato("assert", "run", "--assertions", "a.yaml", "--trace", name, "--format", "json",
-                 cwd=tmp_path)
+    run = hotato(
+        "assert", "run", "--assertions", "a.yaml", "--trace", name, "--format", "json", cwd=tmp_path
+    )
     assert run.code == 0, run.out + run.err
     assert {r["status"] for r in json.loads(run.out)["results"]} == {"PASS"}
 
@@ -127,8 +138,9 @@ def test_out_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
     assert ran.code == 2
     assert "a.yaml" in ran.err and "--force" in ran.err and "Traceback" not in ran.err
     assert (tmp_path / "a.yaml").read_text() == "mine\n"  # untouched
-    forced = hotato("assert", "init", "--from-trace", name, "--out", "a.yaml", "--force",
-                    cwd=tmp_path)
+    forced = hotato(
+        "assert", "init", "--from-trace", name, "--out", "a.yaml", "--force", cwd=tmp_path
+    )
     assert forced.code == 0
     assert "tool-call-order" in (tmp_path / "a.yaml").read_text()
     assert not list(tmp_path.glob(".hotato-*"))  # no temporary file left behind
@@ -136,20 +148,25 @@ def test_out_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
 
 def test_out_into_a_missing_folder_or_onto_a_folder(tmp_path: Path) -> None:
     name = trace(tmp_path, tool("a", 1.0))
-    missing = hotato("assert", "init", "--from-trace", name, "--out", "no/such/a.yaml",
-                     cwd=tmp_path)
+    missing = hotato(
+        "assert", "init", "--from-trace", name, "--out", "no/such/a.yaml", cwd=tmp_path
+    )
     assert missing.code == 2 and "does not exist" in missing.err
     (tmp_path / "folder").mkdir()
-    onto = hotato("assert", "init", "--from-trace", name, "--out", "folder", "--force",
-                  cwd=tmp_path)
+    onto = hotato(
+        "assert", "init", "--from-trace", name, "--out", "folder", "--force", cwd=tmp_path
+    )
     assert onto.code == 2 and "folder" in onto.err and "Traceback" not in onto.err
 
 
-@pytest.mark.parametrize("spans", [
-    [],  # a trace read with zero spans
-    [{"type": "caller_audio_active", "start_sec": 0.0}, {"type": "http_exchange"}],
-    [{"type": "tool_call"}],  # a tool span without a name names no tool
-])
+@pytest.mark.parametrize(
+    "spans",
+    [
+        [],  # a trace read with zero spans
+        [{"type": "caller_audio_active", "start_sec": 0.0}, {"type": "http_exchange"}],
+        [{"type": "tool_call"}],  # a tool span without a name names no tool
+    ],
+)
 def test_no_tool_spans_is_exit_2(tmp_path: Path, spans: list[dict[str, object]]) -> None:
     name = trace(tmp_path, *spans)
     ran = hotato("assert", "init", "--from-trace", name, "--out", "a.yaml", cwd=tmp_path)
@@ -171,11 +188,16 @@ def test_from_trace_is_required() -> None:
 
 def test_json_report(tmp_path: Path) -> None:
     name = trace(tmp_path, tool("a", 1.0), tool("b", 2.0))
-    ran = hotato("assert", "init", "--from-trace", name, "--out", "a.yaml", "--format", "json",
-                 cwd=tmp_path)
+    ran = hotato(
+        "assert", "init", "--from-trace", name, "--out", "a.yaml", "--format", "json", cwd=tmp_path
+    )
     assert ran.code == 0
-    assert json.loads(ran.out) == {"kind": "assert-init", "tool_names": ["a", "b"],
-                                   "written": "a.yaml", "assertions": 3}
+    assert json.loads(ran.out) == {
+        "kind": "assert-init",
+        "tool_names": ["a", "b"],
+        "written": "a.yaml",
+        "assertions": 3,
+    }
 
 
 def test_the_starter_is_written_to_assertions_yaml_by_default(tmp_path: Path) -> None:
@@ -187,8 +209,9 @@ def test_the_starter_is_written_to_assertions_yaml_by_default(tmp_path: Path) ->
     assert f"hotato assert run --assertions assertions.yaml --trace {name}" in ran.out
     written = (tmp_path / "assertions.yaml").read_text(encoding="utf-8")
     assert "name: issue_refund" in written
-    graded = hotato("assert", "run", "--assertions", "assertions.yaml", "--trace", name,
-                    cwd=tmp_path)
+    graded = hotato(
+        "assert", "run", "--assertions", "assertions.yaml", "--trace", name, cwd=tmp_path
+    )
     assert graded.code == 0, graded.out + graded.err
     again = hotato("assert", "init", "--from-trace", name, cwd=tmp_path)
     assert again.code == 2 and "--force" in again.err

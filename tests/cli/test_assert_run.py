@@ -18,10 +18,26 @@ from tests.conftest import hotato
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CALL = GOLDEN / "call"
-ARGS = ["assert", "run", "--assertions", "assertions.yaml", "--trace", "trace.jsonl",
-        "--transcript", "transcript.json"]
-IDS = ["refund-claimed", "refund-tool-ran", "refund-amount", "looked-up-first", "refund-in-db",
-       "said-and-did", "no-guarantees", "was-empathetic"]
+ARGS = [
+    "assert",
+    "run",
+    "--assertions",
+    "assertions.yaml",
+    "--trace",
+    "trace.jsonl",
+    "--transcript",
+    "transcript.json",
+]
+IDS = [
+    "refund-claimed",
+    "refund-tool-ran",
+    "refund-amount",
+    "looked-up-first",
+    "refund-in-db",
+    "said-and-did",
+    "no-guarantees",
+    "was-empathetic",
+]
 
 
 @pytest.fixture
@@ -38,8 +54,9 @@ def golden(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8"), f"output differs from {path}"
 
 
-@pytest.mark.parametrize("fmt,name", [("text", "run.txt"), ("json", "run.json"),
-                                      ("junit", "run.junit.xml")])
+@pytest.mark.parametrize(
+    "fmt,name", [("text", "run.txt"), ("json", "run.json"), ("junit", "run.junit.xml")]
+)
 def test_golden_output(call: Path, fmt: str, name: str) -> None:
     ran = hotato(*ARGS, "--format", fmt, cwd=call)
     assert ran.code == 1, ran.err  # FAILs present
@@ -114,11 +131,20 @@ def test_junit_one_testcase_per_assertion(call: Path) -> None:
 
 def test_junit_escapes_what_it_quotes(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text(
-        "version: 1\nassertions:\n"
-        "  - {id: 'quote\"amp&lt<', kind: phrase, regex: '<b>&\"'}\n")
+        "version: 1\nassertions:\n  - {id: 'quote\"amp&lt<', kind: phrase, regex: '<b>&\"'}\n"
+    )
     (tmp_path / "turns.json").write_text('[{"role": "agent", "text": "nothing"}]')
-    ran = hotato("assert", "run", "--assertions", "a.yaml", "--transcript", "turns.json",
-                 "--format", "junit", cwd=tmp_path)
+    ran = hotato(
+        "assert",
+        "run",
+        "--assertions",
+        "a.yaml",
+        "--transcript",
+        "turns.json",
+        "--format",
+        "junit",
+        cwd=tmp_path,
+    )
     assert ran.code == 1
     case = ET.fromstring(ran.out).find("testsuite/testcase")
     assert case is not None and case.get("name") == 'quote"amp&lt<'
@@ -127,16 +153,16 @@ def test_junit_escapes_what_it_quotes(tmp_path: Path) -> None:
 
 
 def test_every_source_supplied(call: Path) -> None:
-    (call / "state.json").write_text(json.dumps(
-        {"orders": [{"order_id": "A-3090", "refund_status": "none"}]}))
+    (call / "state.json").write_text(
+        json.dumps({"orders": [{"order_id": "A-3090", "refund_status": "none"}]})
+    )
     ran = hotato(*ARGS, "--state", "state.json", "--format", "json", cwd=call)
     status = {r["id"]: r["status"] for r in json.loads(ran.out)["results"]}
     assert status["refund-in-db"] == "FAIL"  # read, and the row says otherwise
 
 
 def test_no_evidence_at_all(call: Path) -> None:
-    ran = hotato("assert", "run", "--assertions", "assertions.yaml", "--format", "json",
-                 cwd=call)
+    ran = hotato("assert", "run", "--assertions", "assertions.yaml", "--format", "json", cwd=call)
     assert ran.code == 0  # nothing FAILs when nothing can be read; every check says why
     doc = json.loads(ran.out)
     deterministic = [r for r in doc["results"] if r["deterministic"]]
@@ -145,15 +171,26 @@ def test_no_evidence_at_all(call: Path) -> None:
     for r in deterministic:
         assert r["status"] == "INCONCLUSIVE", r
         assert r["reason"]
-    assert hotato("assert", "run", "--assertions", "assertions.yaml",
-                  "--inconclusive-policy", "fail", cwd=call).code == 1
+    assert (
+        hotato(
+            "assert",
+            "run",
+            "--assertions",
+            "assertions.yaml",
+            "--inconclusive-policy",
+            "fail",
+            cwd=call,
+        ).code
+        == 1
+    )
 
 
 def test_text_header_names_the_evidence(call: Path) -> None:
     ran = hotato(*ARGS, cwd=call)
     assert ran.out.splitlines()[0] == (
         "hotato assert run: 8 assertion(s) from assertions.yaml "
-        "(trace: trace.jsonl, transcript: transcript.json)")
+        "(trace: trace.jsonl, transcript: transcript.json)"
+    )
 
 
 def test_an_id_that_is_not_text_beside_a_formula_is_a_refusal_not_a_crash(tmp_path: Path) -> None:

@@ -60,8 +60,13 @@ def test_no_arguments_shows_usage() -> None:
 
 
 def test_the_assert_commands_are_listed() -> None:
-    assert {("assert",), ("assert", "run"), ("assert", "init"), ("assert", "packs"),
-            ("demo",)} <= set(COMMANDS)
+    assert {
+        ("assert",),
+        ("assert", "run"),
+        ("assert", "init"),
+        ("assert", "packs"),
+        ("demo",),
+    } <= set(COMMANDS)
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
@@ -76,15 +81,23 @@ def test_help_on_every_command(path: tuple[str, ...]) -> None:
 
 def test_assert_run_help_explains_the_flags() -> None:
     out = hotato("assert", "run", "--help").out
-    for flag in ("--assertions", "--pack", "--trace", "--transcript", "--state",
-                 "--inconclusive-policy", "--format"):
+    for flag in (
+        "--assertions",
+        "--pack",
+        "--trace",
+        "--transcript",
+        "--state",
+        "--inconclusive-policy",
+        "--format",
+    ):
         assert flag in out
     assert "INCONCLUSIVE" in out
 
 
 def test_python_dash_m_is_the_same_program() -> None:
-    ran = subprocess.run([sys.executable, "-m", "hotato", "--version"], capture_output=True,
-                         text=True, check=False)
+    ran = subprocess.run(
+        [sys.executable, "-m", "hotato", "--version"], capture_output=True, text=True, check=False
+    )
     assert ran.returncode == 0 and __version__ in ran.stdout
 
 
@@ -108,8 +121,11 @@ def test_demo_prints_its_verdicts_and_exits_0() -> None:
     assert "your refund for order A-3090 has been sent" in out  # what was said
     assert "no issue_refund span" in out  # what the trace shows
     assert "refund_status='none'" in out  # what the data shows
-    for verdict in ("PASS          agent-claimed-refund", "FAIL          refund-tool-ran",
-                    "FAIL          refund-recorded"):
+    for verdict in (
+        "PASS          agent-claimed-refund",
+        "FAIL          refund-tool-ran",
+        "FAIL          refund-recorded",
+    ):
         assert verdict in out
     assert "deterministic: " in out and "3 fail" in out
     assert "The demo exits 0" in out
@@ -130,7 +146,8 @@ def test_demo_write_gives_files_that_run(tmp_path: Path) -> None:
     assert ran.code == 0
     folder = tmp_path / "try"
     assert {"assertions.yaml", "trace.jsonl", "transcript.json"} <= {
-        p.name for p in folder.iterdir()}
+        p.name for p in folder.iterdir()
+    }
     command = next(line for line in ran.out.splitlines() if "hotato assert run" in line)
     argv = command.split("&&", 1)[1].split()
     assert argv[:3] == ["hotato", "assert", "run"]

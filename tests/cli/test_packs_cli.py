@@ -19,8 +19,13 @@ def test_packs_lists_name_version_and_what_each_checks() -> None:
     ran = hotato("assert", "packs", "--format", "json")
     assert ran.code == 0
     packs = {p["name"]: p for p in json.loads(ran.out)["packs"]}
-    for name in ("default", "required-disclosure", "prohibited-language", "pii-leak",
-                 "identity-before-account"):
+    for name in (
+        "default",
+        "required-disclosure",
+        "prohibited-language",
+        "pii-leak",
+        "identity-before-account",
+    ):
         assert packs[name]["version"] and packs[name]["checks"] and packs[name]["description"]
     text = hotato("assert", "packs")
     assert text.code == 0 and "identity-before-account" in text.out
@@ -28,8 +33,19 @@ def test_packs_lists_name_version_and_what_each_checks() -> None:
 
 def test_a_pack_merges_its_rules_into_the_run(tmp_path: Path) -> None:
     _write(tmp_path)
-    ran = hotato("assert", "run", "--assertions", "a.yaml", "--pack", "pii-leak",
-                 "--transcript", str(CALL / "transcript.json"), "--format", "json", cwd=tmp_path)
+    ran = hotato(
+        "assert",
+        "run",
+        "--assertions",
+        "a.yaml",
+        "--pack",
+        "pii-leak",
+        "--transcript",
+        str(CALL / "transcript.json"),
+        "--format",
+        "json",
+        cwd=tmp_path,
+    )
     ids = [r["id"] for r in json.loads(ran.out)["results"]]
     assert ids[0] == "said-refund" and len(ids) > 1
     assert ran.code == 0
@@ -54,6 +70,15 @@ def test_an_id_collision_between_a_pack_and_the_file_is_refused(tmp_path: Path) 
 
 def test_the_same_pack_twice_collides_with_itself(tmp_path: Path) -> None:
     _write(tmp_path)
-    ran = hotato("assert", "run", "--assertions", "a.yaml", "--pack", "default", "--pack",
-                 "default", cwd=tmp_path)
+    ran = hotato(
+        "assert",
+        "run",
+        "--assertions",
+        "a.yaml",
+        "--pack",
+        "default",
+        "--pack",
+        "default",
+        cwd=tmp_path,
+    )
     assert ran.code == 2

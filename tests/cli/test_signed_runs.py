@@ -292,9 +292,22 @@ def test_a_verified_label_settles_its_human_rubric_on_the_rubric_shelf(work: Pat
     (tone,) = doc["rubric"]["results"]
     assert tone["status"] == "PASS" and tone["authority"] == "human"
     assert "signed human label" in tone["reason"]
-    ran = hotato("test", "run", "t.yaml", "--agent", "res-v1", "--transcript", "transcript.json",
-                 "--trace", "trace.jsonl", "--labels", "labels", "--trust", "me/signing.pub",
-                 cwd=work)
+    ran = hotato(
+        "test",
+        "run",
+        "t.yaml",
+        "--agent",
+        "res-v1",
+        "--transcript",
+        "transcript.json",
+        "--trace",
+        "trace.jsonl",
+        "--labels",
+        "labels",
+        "--trust",
+        "me/signing.pub",
+        cwd=work,
+    )
     assert any(
         line.split()[:2] == ["PASS", "tone"] and line.endswith("(authority: human)")
         for line in ran.out.splitlines()

@@ -22,7 +22,8 @@ EXPECTED: dict[Path, str] = GEN["expected"]()
 def test_page_is_current(path: Path) -> None:
     assert path.exists(), f"{path.name} is missing: run scripts/gen_kind_docs.py"
     assert path.read_text(encoding="utf-8") == EXPECTED[path], (
-        f"{path.name} is stale: run .venv/bin/python scripts/gen_kind_docs.py")
+        f"{path.name} is stale: run .venv/bin/python scripts/gen_kind_docs.py"
+    )
 
 
 def test_every_kind_has_a_page_and_no_page_is_orphaned() -> None:
@@ -36,7 +37,8 @@ def test_every_docstring_has_the_parts_a_page_needs(kdef: Any) -> None:
     assert parsed.example, f"{kdef.tag}: the docstring needs an 'Example:' block"
     if kdef.deterministic:
         assert set(parsed.sections) == {"Passes when", "Fails when", "Inconclusive when"}, (
-            f"{kdef.tag}: the docstring needs Passes when / Fails when / Inconclusive when")
+            f"{kdef.tag}: the docstring needs Passes when / Fails when / Inconclusive when"
+        )
 
 
 @pytest.mark.parametrize("kdef", BUILTIN, ids=lambda k: k.tag)

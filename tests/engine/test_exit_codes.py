@@ -27,8 +27,16 @@ def call(tmp_path: Path) -> Path:
 
 def run_in_process(folder: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     with pytest.raises(SystemExit) as done:
-        main(["assert", "run", "--assertions", str(folder / "a.yaml"),
-              "--trace", str(folder / "t.jsonl")])
+        main(
+            [
+                "assert",
+                "run",
+                "--assertions",
+                str(folder / "a.yaml"),
+                "--trace",
+                str(folder / "t.jsonl"),
+            ]
+        )
     captured = capsys.readouterr()
     return int(done.value.code or 0), captured.out, captured.err
 
@@ -99,13 +107,16 @@ def test_a_bug_while_loading_evidence_is_exit_3(
     assert "KeyError" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("argv,code", [
-    (["--version"], 0),
-    (["--help"], 0),
-    (["no-such-command"], 2),
-    (["assert", "run"], 2),  # --assertions is required
-    (["assert", "run", "--assertions", "a.yaml", "--format", "xml"], 2),
-])
+@pytest.mark.parametrize(
+    "argv,code",
+    [
+        (["--version"], 0),
+        (["--help"], 0),
+        (["no-such-command"], 2),
+        (["assert", "run"], 2),  # --assertions is required
+        (["assert", "run", "--assertions", "a.yaml", "--format", "xml"], 2),
+    ],
+)
 def test_usage_errors_exit_2(call: Path, argv: list[str], code: int) -> None:
     ran = hotato(*argv, cwd=call)
     assert ran.code == code, ran.err

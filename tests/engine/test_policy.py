@@ -15,23 +15,31 @@ from hotato.model.status import ExitCode, Policy, Status
 
 
 def results(*statuses: str, judge: tuple[str, ...] = ()) -> list[Result]:
-    out = [Result(id=f"d{i}", kind="tool_call", deterministic=True, status=Status(s))
-           for i, s in enumerate(statuses)]
-    out += [Result(id=f"j{i}", kind="judge_rubric", deterministic=False, status=Status(s))
-            for i, s in enumerate(judge)]
+    out = [
+        Result(id=f"d{i}", kind="tool_call", deterministic=True, status=Status(s))
+        for i, s in enumerate(statuses)
+    ]
+    out += [
+        Result(id=f"j{i}", kind="judge_rubric", deterministic=False, status=Status(s))
+        for i, s in enumerate(judge)
+    ]
     return out
 
 
-@pytest.mark.parametrize("flag,from_file,want", [
-    (None, None, Policy.REPORT),
-    (None, Policy.FAIL, Policy.FAIL),
-    (None, Policy.REFUSE, Policy.REFUSE),
-    ("report", Policy.REFUSE, Policy.REPORT),
-    ("fail", Policy.REPORT, Policy.FAIL),
-    ("refuse", None, Policy.REFUSE),
-])
-def test_the_flag_wins_over_the_file(flag: str | None, from_file: Policy | None,
-                                     want: Policy) -> None:
+@pytest.mark.parametrize(
+    "flag,from_file,want",
+    [
+        (None, None, Policy.REPORT),
+        (None, Policy.FAIL, Policy.FAIL),
+        (None, Policy.REFUSE, Policy.REFUSE),
+        ("report", Policy.REFUSE, Policy.REPORT),
+        ("fail", Policy.REPORT, Policy.FAIL),
+        ("refuse", None, Policy.REFUSE),
+    ],
+)
+def test_the_flag_wins_over_the_file(
+    flag: str | None, from_file: Policy | None, want: Policy
+) -> None:
     assert resolve_policy(flag, from_file) is want
 
 
@@ -68,8 +76,9 @@ def test_tally_counts_apart() -> None:
 TRACE = '{"_meta": true, "schema": "hotato.voice_trace.v1"}\n{"type": "tool_call", "name": "a"}\n'
 
 
-def write(folder: Path, *, policy: str | None, fail: bool, inconclusive: bool,
-          judge: bool = False) -> None:
+def write(
+    folder: Path, *, policy: str | None, fail: bool, inconclusive: bool, judge: bool = False
+) -> None:
     lines = ["version: 1"]
     if policy is not None:
         lines.append(f"inconclusive_policy: {policy}")
@@ -85,27 +94,47 @@ def write(folder: Path, *, policy: str | None, fail: bool, inconclusive: bool,
 
 
 def run(folder: Path, *flag: str) -> tuple[int, dict[str, object]]:
-    ran = hotato("assert", "run", "--assertions", "a.yaml", "--trace", "t.jsonl",
-                 "--format", "json", *flag, cwd=folder)
+    ran = hotato(
+        "assert",
+        "run",
+        "--assertions",
+        "a.yaml",
+        "--trace",
+        "t.jsonl",
+        "--format",
+        "json",
+        *flag,
+        cwd=folder,
+    )
     assert "Traceback" not in ran.err
     doc = json.loads(ran.out)
     assert doc["exit_code"] == ran.code  # the envelope says what the process returned
     return ran.code, doc
 
 
-@pytest.mark.parametrize("file_policy,flag,fail,inconclusive,code,shown", [
-    (None, None, False, True, 0, "report"),
-    ("fail", None, False, True, 1, "fail"),
-    ("refuse", None, False, True, 2, "refuse"),
-    ("refuse", "report", False, True, 0, "report"),  # the flag wins
-    ("report", "fail", False, True, 1, "fail"),
-    ("report", "refuse", True, True, 2, "refuse"),  # refuse over FAIL
-    ("refuse", None, True, False, 1, "refuse"),  # nothing inconclusive: the FAIL decides
-    (None, "fail", True, False, 1, "fail"),
-    (None, None, False, False, 0, "report"),
-])
-def test_policies_through_the_cli(tmp_path: Path, file_policy: str | None, flag: str | None,
-                                  fail: bool, inconclusive: bool, code: int, shown: str) -> None:
+@pytest.mark.parametrize(
+    "file_policy,flag,fail,inconclusive,code,shown",
+    [
+        (None, None, False, True, 0, "report"),
+        ("fail", None, False, True, 1, "fail"),
+        ("refuse", None, False, True, 2, "refuse"),
+        ("refuse", "report", False, True, 0, "report"),  # the flag wins
+        ("report", "fail", False, True, 1, "fail"),
+        ("report", "refuse", True, True, 2, "refuse"),  # refuse over FAIL
+        ("refuse", None, True, False, 1, "refuse"),  # nothing inconclusive: the FAIL decides
+        (None, "fail", True, False, 1, "fail"),
+        (None, None, False, False, 0, "report"),
+    ],
+)
+def test_policies_through_the_cli(
+    tmp_path: Path,
+    file_policy: str | None,
+    flag: str | None,
+    fail: bool,
+    inconclusive: bool,
+    code: int,
+    shown: str,
+) -> None:
     write(tmp_path, policy=file_policy, fail=fail, inconclusive=inconclusive)
     got, doc = run(tmp_path, *(["--inconclusive-policy", flag] if flag else []))
     assert got == code
@@ -139,7 +168,8 @@ def test_a_bad_policy_in_the_file_is_refused_with_a_hint(tmp_path: Path) -> None
 
 def test_a_bad_policy_flag_is_a_usage_error(tmp_path: Path) -> None:
     write(tmp_path, policy=None, fail=False, inconclusive=False)
-    ran = hotato("assert", "run", "--assertions", "a.yaml", "--inconclusive-policy", "ignore",
-                 cwd=tmp_path)
+    ran = hotato(
+        "assert", "run", "--assertions", "a.yaml", "--inconclusive-policy", "ignore", cwd=tmp_path
+    )
     assert ran.code == 2
     assert "ignore" in ran.err and "Traceback" not in ran.err

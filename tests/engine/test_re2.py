@@ -27,13 +27,16 @@ def test_patterns_re2_cannot_run_are_refused(pattern: str) -> None:
         compile_pattern(pattern)
 
 
-@pytest.mark.parametrize("field,kind,extra", [
-    ("regex", "phrase", {}),
-    ("before", "order", {"after": "x"}),
-    ("phrase", "count", {"count": 1}),
-    ("error_matches", "tool_error", {}),
-    ("url_matches", "http_result", {}),
-])
+@pytest.mark.parametrize(
+    "field,kind,extra",
+    [
+        ("regex", "phrase", {}),
+        ("before", "order", {"after": "x"}),
+        ("phrase", "count", {"count": 1}),
+        ("error_matches", "tool_error", {}),
+        ("url_matches", "http_result", {}),
+    ],
+)
 def test_an_unsupported_pattern_is_a_usage_error_naming_the_assertion(
     tmp_path: Path, field: str, kind: str, extra: dict[str, object]
 ) -> None:
@@ -41,8 +44,9 @@ def test_an_unsupported_pattern_is_a_usage_error_naming_the_assertion(
     doc = {"version": 1, "assertions": [{"id": "fine", "kind": "phrase", "regex": "ok"}, spec]}
     (tmp_path / "a.json").write_text(json.dumps(doc, indent=2))
     (tmp_path / "turns.json").write_text("[]")
-    ran = hotato("assert", "run", "--assertions", "a.json", "--transcript", "turns.json",
-                 cwd=tmp_path)
+    ran = hotato(
+        "assert", "run", "--assertions", "a.json", "--transcript", "turns.json", cwd=tmp_path
+    )
     assert ran.code == 2
     assert "Traceback" not in ran.err and ran.out == ""
     assert "'said-it'" in ran.err  # the assertion, by id
@@ -74,8 +78,18 @@ def test_catastrophic_pattern_over_a_long_turn_runs(tmp_path: Path) -> None:
     )
     turn = {"role": "caller", "text": "a" * 100_000 + "!"}
     (tmp_path / "turns.json").write_text(json.dumps([turn]))
-    ran = hotato("assert", "run", "--assertions", "a.yaml", "--transcript", "turns.json",
-                 "--format", "json", cwd=tmp_path, timeout=60)
+    ran = hotato(
+        "assert",
+        "run",
+        "--assertions",
+        "a.yaml",
+        "--transcript",
+        "turns.json",
+        "--format",
+        "json",
+        cwd=tmp_path,
+        timeout=60,
+    )
     statuses = [r["status"] for r in json.loads(ran.out)["results"]]
     assert statuses == ["FAIL", "PASS", "PASS"]
     assert ran.code == 1

@@ -33,15 +33,19 @@ from hotato.model.evidence import Span, Trace, Transcript, Turn
 from hotato.model.state import StateSource, StateUnavailable
 
 META = json.dumps({"_meta": True, "schema": SCHEMA}).encode() + b"\n"
-SETTINGS = settings(deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                           HealthCheck.too_slow])
+SETTINGS = settings(
+    deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False)
     | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                  max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -103,10 +107,29 @@ def test_trace_loader_random_json_lines(folder: Path, lines: list[Any]) -> None:
 
 span_like = st.fixed_dictionaries(
     {"type": st.sampled_from(["tool_call", "http_exchange", "dtmf", "handoff", "call_ended"])},
-    optional={k: json_values for k in (
-        "name", "start_sec", "end_sec", "time_sec", "latency_ms", "status", "to", "by",
-        "reason", "digits", "method", "url", "status_code", "arguments", "result", "error",
-        "attributes", "response")},
+    optional={
+        k: json_values
+        for k in (
+            "name",
+            "start_sec",
+            "end_sec",
+            "time_sec",
+            "latency_ms",
+            "status",
+            "to",
+            "by",
+            "reason",
+            "digits",
+            "method",
+            "url",
+            "status_code",
+            "arguments",
+            "result",
+            "error",
+            "attributes",
+            "response",
+        )
+    },
 )
 
 
@@ -137,17 +160,23 @@ def test_transcript_loader_random_json(folder: Path, value: Any) -> None:
     only_input_errors(lambda: load_transcript(path))
 
 
-turn_like = st.fixed_dictionaries({}, optional={
-    k: json_values | st.text(max_size=10) for k in ("role", "speaker", "text", "content",
-                                                      "start", "end")})
+turn_like = st.fixed_dictionaries(
+    {},
+    optional={
+        k: json_values | st.text(max_size=10)
+        for k in ("role", "speaker", "text", "content", "start", "end")
+    },
+)
 
 
 @SETTINGS
 @given(st.lists(turn_like, max_size=5), st.sampled_from(["list", "segments", "nested"]))
-def test_transcript_loader_turn_shaped_objects(folder: Path, turns: list[Any],
-                                               shape: str) -> None:
-    doc: Any = {"list": turns, "segments": {"segments": turns},
-                "nested": {"transcript": {"segments": turns}}}[shape]
+def test_transcript_loader_turn_shaped_objects(folder: Path, turns: list[Any], shape: str) -> None:
+    doc: Any = {
+        "list": turns,
+        "segments": {"segments": turns},
+        "nested": {"transcript": {"segments": turns}},
+    }[shape]
     path = _file(folder, "turns.json", json.dumps(doc, indent=1).encode())
     loaded = only_input_errors(lambda: load_transcript(path))
     if loaded is not None:
@@ -197,8 +226,12 @@ def assertion_like(draw: st.DrawFn) -> dict[str, Any]:
     keys = draw(st.lists(st.sampled_from(own + ALL_KEYS), max_size=5, unique=True))
     item: dict[str, Any] = {"id": draw(st.sampled_from(["a", "b", "c", ""])), "kind": kind}
     for key in keys:
-        item[key] = draw(json_values | st.sampled_from(["a", "b", "(a+)+$", "(?<=x)y", "a and b",
-                                                        "not c", "0.5*a + 0.5*b >= 0.5"]))
+        item[key] = draw(
+            json_values
+            | st.sampled_from(
+                ["a", "b", "(a+)+$", "(?<=x)y", "a and b", "not c", "0.5*a + 0.5*b >= 0.5"]
+            )
+        )
     return item
 
 
@@ -230,8 +263,9 @@ def typed(t: msgspec.inspect.Type, field: str = "") -> st.SearchStrategy[Any]:
     if isinstance(t, inspect.VarTupleType | inspect.ListType):
         return st.lists(typed(t.item_type, field), max_size=3)
     if isinstance(t, inspect.DictType):
-        return st.dictionaries(st.sampled_from(["a", "b", "status", "x.y"]), json_values,
-                               max_size=2)
+        return st.dictionaries(
+            st.sampled_from(["a", "b", "status", "x.y"]), json_values, max_size=2
+        )
     if isinstance(t, inspect.StructType):
         required = {f.encode_name: typed(f.type, f.name) for f in t.fields if f.required}
         optional = {f.encode_name: typed(f.type, f.name) for f in t.fields if not f.required}
@@ -250,11 +284,14 @@ def typed_assertion(draw: st.DrawFn) -> dict[str, Any]:
     return item
 
 
-TRACE = Trace(meta={}, spans=[
-    Span(type="tool_call", name="a", start_sec=1.0, index=0),
-    Span(type="dtmf", digits="12", time_sec=2.0, index=1),
-    Span(type="call_ended", by="caller", time_sec=3.0, index=2),
-])
+TRACE = Trace(
+    meta={},
+    spans=[
+        Span(type="tool_call", name="a", start_sec=1.0, index=0),
+        Span(type="dtmf", digits="12", time_sec=2.0, index=1),
+        Span(type="call_ended", by="caller", time_sec=3.0, index=2),
+    ],
+)
 TURNS = Transcript([Turn(0, "agent", "a b c"), Turn(1, "caller", "b")])
 
 
@@ -273,10 +310,13 @@ STATE = StateSource(after=Reader(), before=Reader())
 
 
 @SETTINGS
-@given(st.lists(assertion_like(), max_size=4),
-       st.sampled_from([None, "report", "fail", "refuse", "other", 3]))
-def test_assertion_shaped_documents_decode_plan_and_run(items: list[dict[str, Any]],
-                                                        policy: Any) -> None:
+@given(
+    st.lists(assertion_like(), max_size=4),
+    st.sampled_from([None, "report", "fail", "refuse", "other", 3]),
+)
+def test_assertion_shaped_documents_decode_plan_and_run(
+    items: list[dict[str, Any]], policy: Any
+) -> None:
     doc: dict[str, Any] = {"version": 1, "assertions": items}
     if policy is not None:
         doc["inconclusive_policy"] = policy
@@ -285,8 +325,11 @@ def test_assertion_shaped_documents_decode_plan_and_run(items: list[dict[str, An
         return
     if only_input_errors(lambda: plan(aset.specs)) is None:
         return
-    for sources in (Sources(), Sources(trace=TRACE, transcript=TURNS, state=STATE),
-                    Sources(trace=Trace(meta={}, spans=[]), transcript=Transcript([]))):
+    for sources in (
+        Sources(),
+        Sources(trace=TRACE, transcript=TURNS, state=STATE),
+        Sources(trace=Trace(meta={}, spans=[]), transcript=Transcript([])),
+    ):
         results = evaluate(aset.specs, sources)  # decoded and planned: grading never raises
         assert [r.id for r in results] == [s.id for s in aset.specs]
 
@@ -302,8 +345,9 @@ def test_typed_assertions_decode_plan_and_run(items: list[dict[str, Any]]) -> No
 # --- a few through the real CLI: the exit code is 0, 1 or 2, never a traceback ---------------
 
 
-@settings(max_examples=8, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.binary(min_size=1, max_size=300), st.sampled_from(["assertions", "trace", "transcript"]))
 def test_random_bytes_through_the_cli(folder: Path, data: bytes, which: str) -> None:
     files = {"assertions": "a.yaml", "trace": "t.jsonl", "transcript": "turns.json"}
@@ -311,8 +355,17 @@ def test_random_bytes_through_the_cli(folder: Path, data: bytes, which: str) -> 
     (folder / "t.jsonl").write_bytes(META)
     (folder / "turns.json").write_text("[]")
     (folder / files[which]).write_bytes(data)
-    ran = hotato("assert", "run", "--assertions", "a.yaml", "--trace", "t.jsonl",
-                 "--transcript", "turns.json", cwd=folder)
+    ran = hotato(
+        "assert",
+        "run",
+        "--assertions",
+        "a.yaml",
+        "--trace",
+        "t.jsonl",
+        "--transcript",
+        "turns.json",
+        cwd=folder,
+    )
     assert ran.code in (0, 1, 2), ran.err
     assert "Traceback" not in ran.err
     if ran.code == 2:

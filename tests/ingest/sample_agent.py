@@ -51,32 +51,49 @@ def run_sample_call() -> OtlpFileExporter:
     """One call: a lookup that returns, a refund that raises, an SMS with no recorded result,
     a handoff to billing, an HTTP request to the refunds API, and the caller hanging up."""
     exporter = OtlpFileExporter()
-    provider = TracerProvider(resource=Resource.create({
-        "service.name": "sample-voice-agent", "vcs.ref.head.revision": "abc123def",
-        "hotato.config_hash": "sha256:feedbeef"}))
+    provider = TracerProvider(
+        resource=Resource.create(
+            {
+                "service.name": "sample-voice-agent",
+                "vcs.ref.head.revision": "abc123def",
+                "hotato.config_hash": "sha256:feedbeef",
+            }
+        )
+    )
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     tracer = provider.get_tracer("sample-voice-agent")
 
     def tool(name: str, call_id: str, arguments: dict[str, object]) -> dict[str, object]:
-        return {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name,
-                "gen_ai.tool.call.id": call_id, "gen_ai.tool.type": "function",
-                "gen_ai.tool.call.arguments": json.dumps(arguments)}
+        return {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": name,
+            "gen_ai.tool.call.id": call_id,
+            "gen_ai.tool.type": "function",
+            "gen_ai.tool.call.arguments": json.dumps(arguments),
+        }
 
-    with tracer.start_as_current_span("invoke_agent support", attributes={
-            "gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": "conv-123",
-            "gen_ai.agent.id": "agent-support-7"}):
+    with tracer.start_as_current_span(
+        "invoke_agent support",
+        attributes={
+            "gen_ai.operation.name": "invoke_agent",
+            "gen_ai.conversation.id": "conv-123",
+            "gen_ai.agent.id": "agent-support-7",
+        },
+    ):
         with tracer.start_as_current_span("user_speaking"):
             pass
         with tracer.start_as_current_span(
-                "execute_tool lookup_order",
-                attributes=tool("lookup_order", "call_1", {"order_id": "A17"})) as span:
-            span.set_attribute("gen_ai.tool.call.result",
-                               json.dumps({"status": "shipped", "total": 42}))
+            "execute_tool lookup_order",
+            attributes=tool("lookup_order", "call_1", {"order_id": "A17"}),
+        ) as span:
+            span.set_attribute(
+                "gen_ai.tool.call.result", json.dumps({"status": "shipped", "total": 42})
+            )
             span.set_attribute("app.tags", ["vip", "repeat"])
         try:
             with tracer.start_as_current_span(
-                    "execute_tool issue_refund",
-                    attributes=tool("issue_refund", "call_2", {"order_id": "A17", "amount": 42})
+                "execute_tool issue_refund",
+                attributes=tool("issue_refund", "call_2", {"order_id": "A17", "amount": 42}),
             ) as span:
                 span.set_attribute("error.type", "PaymentDeclined")
                 raise RuntimeError("card declined")
@@ -85,17 +102,25 @@ def run_sample_call() -> OtlpFileExporter:
         sms = tool("send_sms", "call_3", {"to": "+15550100"})
         with tracer.start_as_current_span("execute_tool send_sms", attributes=sms):
             pass
-        with tracer.start_as_current_span("POST", kind=SpanKind.CLIENT, attributes={
-                "http.request.method": "POST", "url.full": "https://api.example.test/refunds",
-                "http.response.status_code": 201}):
+        with tracer.start_as_current_span(
+            "POST",
+            kind=SpanKind.CLIENT,
+            attributes={
+                "http.request.method": "POST",
+                "url.full": "https://api.example.test/refunds",
+                "http.response.status_code": 201,
+            },
+        ):
             pass
-        with tracer.start_as_current_span("agent_handoff", attributes={
-                "handoff.from": "triage", "handoff.to": "billing"}):
+        with tracer.start_as_current_span(
+            "agent_handoff", attributes={"handoff.from": "triage", "handoff.to": "billing"}
+        ):
             pass
         with tracer.start_as_current_span("agent_speaking"):
             pass
-        with tracer.start_as_current_span("call_ended", attributes={
-                "call.ended_reason": "customer-ended-call"}):
+        with tracer.start_as_current_span(
+            "call_ended", attributes={"call.ended_reason": "customer-ended-call"}
+        ):
             pass
     provider.shutdown()
     return exporter

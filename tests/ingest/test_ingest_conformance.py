@@ -12,8 +12,11 @@ from tests.ingest._util import read_trace
 _SHARED = REPO.parent / "shared" / "conformance" / "cases"
 _VENDORED = REPO / "tests" / "conformance" / "cases"
 CASES = sorted(
-    p for root in (_SHARED, _VENDORED) if root.exists()
-    for p in root.glob("fx-otel-ingest-*") if (p / "case.json").exists()
+    p
+    for root in (_SHARED, _VENDORED)
+    if root.exists()
+    for p in root.glob("fx-otel-ingest-*")
+    if (p / "case.json").exists()
 )
 CASES = list({p.name: p for p in CASES}.values())
 

@@ -26,19 +26,44 @@ CASES = {
         ":1 $.resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.intValue",
     ),
     "vapi-bad.json": (
-        json.dumps({"message": {"type": "end-of-call-report", "artifact": {"messages": [
-            {"role": "user", "message": "hi", "secondsFromStart": 0},
-            {"role": "tool_calls", "toolCalls": "nope", "secondsFromStart": 1}]}}}),
+        json.dumps(
+            {
+                "message": {
+                    "type": "end-of-call-report",
+                    "artifact": {
+                        "messages": [
+                            {"role": "user", "message": "hi", "secondsFromStart": 0},
+                            {"role": "tool_calls", "toolCalls": "nope", "secondsFromStart": 1},
+                        ]
+                    },
+                }
+            }
+        ),
         " $.message.artifact.messages[1].toolCalls: expected an array, got string",
     ),
     "retell-bad.json": (
-        json.dumps({"call_id": "c", "call_status": "ended", "transcript_with_tool_calls": [
-            {"role": "tool_call_result", "tool_call_id": "t", "successful": "yes"}]}),
+        json.dumps(
+            {
+                "call_id": "c",
+                "call_status": "ended",
+                "transcript_with_tool_calls": [
+                    {"role": "tool_call_result", "tool_call_id": "t", "successful": "yes"}
+                ],
+            }
+        ),
         " $.transcript_with_tool_calls[0].successful: expected true or false, got string",
     ),
     "livekit-bad.json": (
-        json.dumps({"job_id": "j", "chat_history": {"items": [
-            {"type": "function_call", "name": "x", "call_id": "a", "created_at": "noon"}]}}),
+        json.dumps(
+            {
+                "job_id": "j",
+                "chat_history": {
+                    "items": [
+                        {"type": "function_call", "name": "x", "call_id": "a", "created_at": "noon"}
+                    ]
+                },
+            }
+        ),
         " $.chat_history.items[0].created_at: expected a number, got string",
     ),
     "bridge-bad.jsonl": (
@@ -85,21 +110,38 @@ def test_an_existing_output_is_untouched_when_input_is_refused(tmp_path: Path) -
 
 
 def test_wrong_named_format_is_refused(tmp_path: Path) -> None:
-    ran = hotato("trace", "ingest", str(DATA / "vapi_end_of_call_report.json"), "--from",
-                 "retell", "--out", str(tmp_path / "o.jsonl"))
+    ran = hotato(
+        "trace",
+        "ingest",
+        str(DATA / "vapi_end_of_call_report.json"),
+        "--from",
+        "retell",
+        "--out",
+        str(tmp_path / "o.jsonl"),
+    )
     assert ran.code == 2 and "not a Retell call object" in ran.err
-    ran = hotato("trace", "ingest", str(DATA / "retell_call_ended.json"), "--from", "otel",
-                 "--out", str(tmp_path / "o.jsonl"))
+    ran = hotato(
+        "trace",
+        "ingest",
+        str(DATA / "retell_call_ended.json"),
+        "--from",
+        "otel",
+        "--out",
+        str(tmp_path / "o.jsonl"),
+    )
     assert ran.code == 2 and "expected OTLP/JSON with `resourceSpans`" in ran.err
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--out", "o.jsonl"], "missing INPUT"),
-    (["a.json", "--otel", "b.json", "--out", "o.jsonl"], "either INPUT or --otel FILE"),
-    (["--otel", "b.json", "--from", "vapi", "--out", "o.jsonl"], "cannot be --from vapi"),
-    (["x.json", "--out", "no/such/dir/o.jsonl"], "does not exist"),
-    (["x.json", "--from", "twilio", "--out", "o.jsonl"], "Invalid value for '--from'"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--out", "o.jsonl"], "missing INPUT"),
+        (["a.json", "--otel", "b.json", "--out", "o.jsonl"], "either INPUT or --otel FILE"),
+        (["--otel", "b.json", "--from", "vapi", "--out", "o.jsonl"], "cannot be --from vapi"),
+        (["x.json", "--out", "no/such/dir/o.jsonl"], "does not exist"),
+        (["x.json", "--from", "twilio", "--out", "o.jsonl"], "Invalid value for '--from'"),
+    ],
+)
 def test_usage_errors_exit_2(argv: list[str], message: str, tmp_path: Path) -> None:
     (tmp_path / "x.json").write_text("{}")
     ran = hotato("trace", "ingest", *argv, cwd=tmp_path)
@@ -108,10 +150,19 @@ def test_usage_errors_exit_2(argv: list[str], message: str, tmp_path: Path) -> N
 
 def test_transcript_out_without_any_spoken_text_writes_nothing(tmp_path: Path) -> None:
     src = tmp_path / "tools.json"
-    src.write_text('{"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "execute_tool x", '
-                   '"startTimeUnixNano": "1"}]}]}]}')
-    ran = hotato("trace", "ingest", str(src), "--out", str(tmp_path / "t.jsonl"),
-                 "--transcript-out", str(tmp_path / "turns.json"))
+    src.write_text(
+        '{"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "execute_tool x", '
+        '"startTimeUnixNano": "1"}]}]}]}'
+    )
+    ran = hotato(
+        "trace",
+        "ingest",
+        str(src),
+        "--out",
+        str(tmp_path / "t.jsonl"),
+        "--transcript-out",
+        str(tmp_path / "turns.json"),
+    )
     assert ran.code == 2 and "no spoken text" in ran.err
     assert not (tmp_path / "t.jsonl").exists() and not (tmp_path / "turns.json").exists()
 
@@ -127,7 +178,8 @@ def test_protobuf_without_opentelemetry_proto_says_how_to_fix(tmp_path: Path) ->
         "    def find_spec(self, name, path=None, target=None):\n"
         "        if name.startswith('opentelemetry.proto'):\n"
         "            raise ImportError('blocked for the test')\n"
-        "sys.meta_path.insert(0, _Block())\n")
+        "sys.meta_path.insert(0, _Block())\n"
+    )
     import os
 
     env = {**os.environ, "PYTHONPATH": str(blocker)}

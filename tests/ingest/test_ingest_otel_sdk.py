@@ -26,8 +26,12 @@ def otlp_json(exported: OtlpFileExporter, tmp_path: Path) -> Path:
 def test_genai_tool_spans_become_tool_calls(otlp_json: Path, tmp_path: Path) -> None:
     _, meta, spans = ingest(otlp_json, tmp_path / "t.jsonl")
     assert meta["source"] == {"format": "otlp-json-lines", "input_span_count": 9}
-    assert meta["deployment"] == {"stack": "otel", "agent_id": None, "git_sha": "abc123def",
-                                  "config_hash": "sha256:feedbeef"}
+    assert meta["deployment"] == {
+        "stack": "otel",
+        "agent_id": None,
+        "git_sha": "abc123def",
+        "config_hash": "sha256:feedbeef",
+    }
     lookup = tool(spans, "lookup_order")
     assert lookup["arguments"] == {"order_id": "A17"}
     assert lookup["result"] == {"status": "shipped", "total": 42}
@@ -55,7 +59,10 @@ def test_handoff_http_turns_and_termination(otlp_json: Path, tmp_path: Path) -> 
     assert handoff["to"] == "billing" and handoff["attributes"] == {"from": "triage"}
     [http] = of_type(spans, "http_exchange")
     assert (http["method"], http["url"], http["status_code"]) == (
-        "POST", "https://api.example.test/refunds", 201)
+        "POST",
+        "https://api.example.test/refunds",
+        201,
+    )
     [end] = of_type(spans, "termination")
     assert (end["reason"], end["by"]) == ("customer-ended-call", "caller")
     assert len(of_type(spans, "caller_audio_active")) == 1
@@ -64,8 +71,9 @@ def test_handoff_http_turns_and_termination(otlp_json: Path, tmp_path: Path) -> 
     assert starts == sorted(starts)
 
 
-def test_protobuf_raw_and_framed_give_the_same_spans(exported: OtlpFileExporter, otlp_json: Path,
-                                                     tmp_path: Path) -> None:
+def test_protobuf_raw_and_framed_give_the_same_spans(
+    exported: OtlpFileExporter, otlp_json: Path, tmp_path: Path
+) -> None:
     raw, framed = tmp_path / "traces.pb", tmp_path / "traces.framed.pb"
     exported.write_protobuf(raw)
     exported.write_framed_protobuf(framed)
@@ -102,5 +110,6 @@ def test_load_any_trace_matches_the_written_file(otlp_json: Path, tmp_path: Path
     written = load_trace(tmp_path / "t.jsonl")
     loaded = load_any_trace(otlp_json, "otel")
     assert [(s.type, s.name, s.start_sec, s.index) for s in loaded.spans] == [
-        (s.type, s.name, s.start_sec, s.index) for s in written.spans]
+        (s.type, s.name, s.start_sec, s.index) for s in written.spans
+    ]
     assert loaded.meta == read_trace(tmp_path / "t.jsonl")[0]

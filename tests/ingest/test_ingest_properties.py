@@ -21,12 +21,12 @@ from hotato.evidence.ingest import load_any_trace
 from hotato.model.errors import InputError
 from hotato.model.evidence import Trace
 
-SETTINGS = settings(deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 FIXTURES = {p.name: p.read_bytes() for p in sorted(DATA.iterdir()) if p.is_file()}
@@ -76,7 +76,7 @@ def _mutate(doc: Any, path: list[int], value: Any) -> Any:
         key = sorted(doc)[step % len(doc)]
         return {**doc, key: _mutate(doc[key], rest, value)}
     i = step % len(doc)
-    return [*doc[:i], _mutate(doc[i], rest, value), *doc[i + 1:]]
+    return [*doc[:i], _mutate(doc[i], rest, value), *doc[i + 1 :]]
 
 
 @SETTINGS
@@ -86,8 +86,9 @@ def test_mutated_stack_files(name: str, path: list[int], value: Any) -> None:
     if name.endswith(".jsonl"):
         lines = [json.loads(line) for line in raw.splitlines() if line.strip()]
         mutated = _mutate(lines, path, value)
-        data = b"\n".join(json.dumps(v).encode() for v in (
-            mutated if isinstance(mutated, list) else [mutated]))
+        data = b"\n".join(
+            json.dumps(v).encode() for v in (mutated if isinstance(mutated, list) else [mutated])
+        )
     else:
         data = json.dumps(_mutate(json.loads(raw), path, value)).encode()
     _ingest(data, suffix=Path(name).suffix)

@@ -46,10 +46,14 @@ def test_livekit_session_report(tmp_path: Path) -> None:
     [handoff] = of_type(spans, "handoff")
     assert handoff["to"] == "retention_agent"
     [end] = of_type(spans, "termination")
-    assert (end["reason"], end["by"], end["time_sec"]) == ("participant_disconnected", "caller",
-                                                           20.0)
+    assert (end["reason"], end["by"], end["time_sec"]) == (
+        "participant_disconnected",
+        "caller",
+        20.0,
+    )
     assert [(s["start_sec"], s["end_sec"]) for s in of_type(spans, "caller_audio_active")] == [
-        (2.0, 3.5)]
+        (2.0, 3.5)
+    ]
 
 
 def test_livekit_otel_spans(tmp_path: Path) -> None:
@@ -93,10 +97,15 @@ def test_vapi_end_of_call_report(tmp_path: Path) -> None:
     [handoff] = of_type(spans, "handoff")
     assert handoff["to"] == "+15550123"
     [end] = of_type(spans, "termination")
-    assert (end["reason"], end["by"], end["time_sec"]) == ("assistant-forwarded-call", "agent",
-                                                           52.5)
+    assert (end["reason"], end["by"], end["time_sec"]) == (
+        "assistant-forwarded-call",
+        "agent",
+        52.5,
+    )
     assert [(s["start_sec"], s["end_sec"]) for s in of_type(spans, "caller_audio_active")] == [
-        (4.0, 6.2), (13.0, 15.0)]
+        (4.0, 6.2),
+        (13.0, 15.0),
+    ]
 
 
 def test_retell_call(tmp_path: Path) -> None:
@@ -151,11 +160,25 @@ assertions:
 
 def test_assert_run_reads_the_vapi_report_directly(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text(ASSERTIONS)
-    ran = hotato("assert", "run", "--assertions", str(tmp_path / "a.yaml"), "--trace",
-                 str(DATA / "vapi_end_of_call_report.json"), "--trace-format", "vapi",
-                 "--format", "json")
+    ran = hotato(
+        "assert",
+        "run",
+        "--assertions",
+        str(tmp_path / "a.yaml"),
+        "--trace",
+        str(DATA / "vapi_end_of_call_report.json"),
+        "--trace-format",
+        "vapi",
+        "--format",
+        "json",
+    )
     assert ran.code == 0, ran.err
     statuses = {r["id"]: r["status"] for r in json.loads(ran.out)["results"]}
-    assert statuses == {"refund-called": "PASS", "refund-result": "INCONCLUSIVE",
-                        "lookup-result": "PASS", "transferred": "PASS",
-                        "ended-by-agent": "PASS", "keys": "PASS"}
+    assert statuses == {
+        "refund-called": "PASS",
+        "refund-result": "INCONCLUSIVE",
+        "lookup-result": "PASS",
+        "transferred": "PASS",
+        "ended-by-agent": "PASS",
+        "keys": "PASS",
+    }

@@ -22,31 +22,50 @@ from hotato.model.evidence import Span, Trace
 from hotato.model.match import subset
 from hotato.model.status import Status
 
-SETTINGS = settings(deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["a", "b", "c"]
 times = st.one_of(st.none(), st.sampled_from([0.0, 1.0, 1.0, 2.0, 3.5]))
-scalars = st.one_of(st.sampled_from(["x", "y", "1"]), st.sampled_from([1, 2]),
-                    st.sampled_from([1.0, 2.5]), st.booleans(), st.none())
+scalars = st.one_of(
+    st.sampled_from(["x", "y", "1"]),
+    st.sampled_from([1, 2]),
+    st.sampled_from([1.0, 2.5]),
+    st.booleans(),
+    st.none(),
+)
 arguments = st.one_of(
     st.none(),
-    st.dictionaries(st.sampled_from(["k", "m"]), scalars | st.lists(scalars, max_size=2),
-                    max_size=2),
+    st.dictionaries(
+        st.sampled_from(["k", "m"]), scalars | st.lists(scalars, max_size=2), max_size=2
+    ),
     st.sampled_from(['{"k": "x"}', "[1]", "plain"]),
 )
 
 
 HAND_WRITTEN = [
-    '{"k":"x"}', '{ "k" : "x" }', '{"k": "\\u0078"}', '{"k": "\\"q\\""}', '{"k": "a\\"b"}',
-    '{"k": "\u00e9"}', '{"k": "\\u00e9"}', '{"k": "\u2028"}', '{"m": "x", "k": 1.0}',
-    '"{\\"k\\": \\"x\\"}"', '{"k": ["x"]}', '{"k": {"x": 1}}', '{"k": true}', '[]',
+    '{"k":"x"}',
+    '{ "k" : "x" }',
+    '{"k": "\\u0078"}',
+    '{"k": "\\"q\\""}',
+    '{"k": "a\\"b"}',
+    '{"k": "\u00e9"}',
+    '{"k": "\\u00e9"}',
+    '{"k": "\u2028"}',
+    '{"m": "x", "k": 1.0}',
+    '"{\\"k\\": \\"x\\"}"',
+    '{"k": ["x"]}',
+    '{"k": {"x": 1}}',
+    '{"k": true}',
+    "[]",
 ]
 
 
 @st.composite
 def spans(draw: st.DrawFn) -> dict[str, Any]:
-    kind = draw(st.sampled_from(["tool_call", "tool_call", "http_exchange", "dtmf", "handoff",
-                                 "caller_audio_active"]))
+    kind = draw(
+        st.sampled_from(
+            ["tool_call", "tool_call", "http_exchange", "dtmf", "handoff", "caller_audio_active"]
+        )
+    )
     span: dict[str, Any] = {"type": kind}
     t = draw(times)
     if t is not None:
@@ -108,17 +127,24 @@ def test_time_orders_match_the_sorts(items: list[dict[str, Any]]) -> None:
 
 
 @SETTINGS
-@given(st.lists(spans(), max_size=12), st.sampled_from(NAMES),
-       st.dictionaries(st.sampled_from(["k", "m"]),
-                    scalars | st.sampled_from(['"q"', 'a"b', "é", "\u2028", "x"])
-                    | st.lists(scalars, max_size=2), max_size=2))
-def test_calls_by_argument_match_the_scan(items: list[dict[str, Any]], name: str,
-                                          wanted: dict[str, Any]) -> None:
+@given(
+    st.lists(spans(), max_size=12),
+    st.sampled_from(NAMES),
+    st.dictionaries(
+        st.sampled_from(["k", "m"]),
+        scalars
+        | st.sampled_from(['"q"', 'a"b', "é", "\u2028", "x"])
+        | st.lists(scalars, max_size=2),
+        max_size=2,
+    ),
+)
+def test_calls_by_argument_match_the_scan(
+    items: list[dict[str, Any]], name: str, wanted: dict[str, Any]
+) -> None:
     trace = trace_of(items)
     from hotato.kinds._trace_util import as_object
 
-    scan = [s for s in trace.tool_calls.get(name, [])
-            if subset(wanted, as_object(s.arguments()))]
+    scan = [s for s in trace.tool_calls.get(name, []) if subset(wanted, as_object(s.arguments()))]
     assert calls(trace, name, wanted) == scan
 
 
@@ -132,8 +158,7 @@ def _greedy(order: list[str], trace: Trace) -> list[str]:
 
 
 @SETTINGS
-@given(st.lists(spans(), max_size=12), st.lists(st.sampled_from(NAMES), min_size=2,
-                                                 max_size=4))
+@given(st.lists(spans(), max_size=12), st.lists(st.sampled_from(NAMES), min_size=2, max_size=4))
 def test_require_order_matches_the_scan(items: list[dict[str, Any]], order: list[str]) -> None:
     trace = trace_of(items)
     result = run({"kind": "tool_call", "require_order": order}, trace)
@@ -144,8 +169,7 @@ def test_require_order_matches_the_scan(items: list[dict[str, Any]], order: list
 
 @SETTINGS
 @given(st.lists(spans(), max_size=12), st.sampled_from(NAMES), st.sampled_from(NAMES))
-def test_never_before_matches_the_scan(items: list[dict[str, Any]], tool: str,
-                                       until: str) -> None:
+def test_never_before_matches_the_scan(items: list[dict[str, Any]], tool: str, until: str) -> None:
     trace = trace_of(items)
     result = run({"kind": "tool_call", "never_before": {"tool": tool, "until": until}}, trace)
     early = []
@@ -159,11 +183,15 @@ def test_never_before_matches_the_scan(items: list[dict[str, Any]], tool: str,
 
 
 @SETTINGS
-@given(st.lists(spans(), max_size=12), st.sampled_from([None, "GET", "POST"]),
-       st.sampled_from([None, "/v1/", "v2/b$", "^https"]),
-       st.sampled_from([None, 200, [200, 404]]))
-def test_http_result_matches_the_scan(items: list[dict[str, Any]], method: str | None,
-                                      url: str | None, status: Any) -> None:
+@given(
+    st.lists(spans(), max_size=12),
+    st.sampled_from([None, "GET", "POST"]),
+    st.sampled_from([None, "/v1/", "v2/b$", "^https"]),
+    st.sampled_from([None, 200, [200, 404]]),
+)
+def test_http_result_matches_the_scan(
+    items: list[dict[str, Any]], method: str | None, url: str | None, status: Any
+) -> None:
     import re
 
     trace = trace_of(items)
@@ -174,7 +202,8 @@ def test_http_result_matches_the_scan(items: list[dict[str, Any]], method: str |
     result = run(item, trace)
     wanted = None if status is None else (status if isinstance(status, list) else [status])
     matched = [
-        s.id for s in trace.by_type.get("http_exchange", [])
+        s.id
+        for s in trace.by_type.get("http_exchange", [])
         if (method is None or (s.method or "").upper() == method)
         and (url is None or re.search(url, s.url or "", re.IGNORECASE))
         and (wanted is None or s.status_code in wanted)
@@ -184,17 +213,24 @@ def test_http_result_matches_the_scan(items: list[dict[str, Any]], method: str |
 
 
 @SETTINGS
-@given(st.lists(spans(), max_size=12), st.sampled_from([None, "billing", "BILLING", "x"]),
-       st.booleans())
-def test_handoff_matches_the_scan(items: list[dict[str, Any]], to: str | None,
-                                  absent: bool) -> None:
+@given(
+    st.lists(spans(), max_size=12),
+    st.sampled_from([None, "billing", "BILLING", "x"]),
+    st.booleans(),
+)
+def test_handoff_matches_the_scan(
+    items: list[dict[str, Any]], to: str | None, absent: bool
+) -> None:
     trace = trace_of(items)
     item: dict[str, Any] = {"kind": "handoff", "absent": absent}
     if to is not None:
         item["to"] = to
     result = run(item, trace)
-    found = [s.id for s in trace.spans if s.type == "handoff"
-             and (to is None or (s.to or "").lower() == to.lower())]
+    found = [
+        s.id
+        for s in trace.spans
+        if s.type == "handoff" and (to is None or (s.to or "").lower() == to.lower())
+    ]
     assert result.status is (Status.PASS if bool(found) != absent else Status.FAIL)
     assert result.evidence == (found[:20] if bool(found) else [])
 
@@ -218,8 +254,9 @@ def test_dtmf_matches_the_scan(items: list[dict[str, Any]], digits: str, absent:
 def test_latency_matches_the_scan(items: list[dict[str, Any]], tool: str, bound: int) -> None:
     trace = trace_of(items)
     result = run({"kind": "latency", "tool": tool, "max_ms": bound}, trace)
-    measured = [(s.latency_ms, s) for s in trace.tool_calls.get(tool, [])
-                if s.latency_ms is not None]
+    measured = [
+        (s.latency_ms, s) for s in trace.tool_calls.get(tool, []) if s.latency_ms is not None
+    ]
     if not measured:
         assert result.status is Status.INCONCLUSIVE
         return
@@ -229,10 +266,14 @@ def test_latency_matches_the_scan(items: list[dict[str, Any]], tool: str, bound:
 
 
 @SETTINGS
-@given(st.lists(spans(), max_size=12), st.sampled_from(NAMES),
-       st.sampled_from([{"ok": True}, {"ok": False}, {}, {"s": "x"}]))
-def test_tool_result_matches_the_scan(items: list[dict[str, Any]], name: str,
-                                      wanted: dict[str, Any]) -> None:
+@given(
+    st.lists(spans(), max_size=12),
+    st.sampled_from(NAMES),
+    st.sampled_from([{"ok": True}, {"ok": False}, {}, {"s": "x"}]),
+)
+def test_tool_result_matches_the_scan(
+    items: list[dict[str, Any]], name: str, wanted: dict[str, Any]
+) -> None:
     trace = trace_of(items)
     result = run({"kind": "tool_result", "name": name, "result_subset": wanted}, trace)
     spans_ = trace.tool_calls.get(name, [])
@@ -250,26 +291,57 @@ def test_tool_result_matches_the_scan(items: list[dict[str, Any]], name: str,
 
 @SETTINGS
 @given(st.lists(spans(), max_size=12), st.sampled_from([None, "a", "b"]), st.booleans())
-def test_tool_error_matches_the_scan(items: list[dict[str, Any]], name: str | None,
-                                     absent: bool) -> None:
+def test_tool_error_matches_the_scan(
+    items: list[dict[str, Any]], name: str | None, absent: bool
+) -> None:
     trace = trace_of(items)
     item: dict[str, Any] = {"kind": "tool_error", "absent": absent}
     if name is not None:
         item["name"] = name
     result = run(item, trace)
-    raised = [s.id for s in trace.by_type.get("tool_call", [])
-              if (name is None or s.name == name) and s.raised()]
+    raised = [
+        s.id
+        for s in trace.by_type.get("tool_call", [])
+        if (name is None or s.name == name) and s.raised()
+    ]
     assert result.status is (Status.PASS if bool(raised) != absent else Status.FAIL)
 
 
 # --- transcripts: one pass per pattern over the joined turns, each hit confirmed --------------
 
-ATOMS = ["a", "b", "ab", " ", ".", "\\n", "\\s", "\\w", "\\b", "\\B", "^", "$", "[^a]", "é",
-         "(?s:.)", "(?i)A", "\\d", "x?", "(a|b)", "\\A", "\\z", "(?-m:^a)", ""]
-pattern_text = st.lists(st.sampled_from(ATOMS), min_size=1, max_size=4).map("".join).flatmap(
-    lambda p: st.sampled_from([p, p + "+", f"({p})*", f"^{p}", f"{p}$", f"{p}|b$"]))
-turn_text = st.lists(st.sampled_from(["a", "b", "ab ", " ", "\n", "é", "x", "1", "A", "-"]),
-                     max_size=6).map("".join)
+ATOMS = [
+    "a",
+    "b",
+    "ab",
+    " ",
+    ".",
+    "\\n",
+    "\\s",
+    "\\w",
+    "\\b",
+    "\\B",
+    "^",
+    "$",
+    "[^a]",
+    "é",
+    "(?s:.)",
+    "(?i)A",
+    "\\d",
+    "x?",
+    "(a|b)",
+    "\\A",
+    "\\z",
+    "(?-m:^a)",
+    "",
+]
+pattern_text = (
+    st.lists(st.sampled_from(ATOMS), min_size=1, max_size=4)
+    .map("".join)
+    .flatmap(lambda p: st.sampled_from([p, p + "+", f"({p})*", f"^{p}", f"{p}$", f"{p}|b$"]))
+)
+turn_text = st.lists(
+    st.sampled_from(["a", "b", "ab ", " ", "\n", "é", "x", "1", "A", "-"]), max_size=6
+).map("".join)
 
 
 def _valid(pattern: str) -> bool:
@@ -282,12 +354,16 @@ def _valid(pattern: str) -> bool:
     return True
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.filter_too_much])
-@given(st.lists(st.tuples(st.sampled_from(["agent", "caller"]), turn_text), max_size=30),
-       pattern_text.filter(_valid), st.sampled_from([None, "agent", "caller"]), st.booleans())
-def test_matching_turns_is_a_search_of_every_turn(turns: list[tuple[str, str]], pattern: str,
-                                                  role: str | None, case: bool) -> None:
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(
+    st.lists(st.tuples(st.sampled_from(["agent", "caller"]), turn_text), max_size=30),
+    pattern_text.filter(_valid),
+    st.sampled_from([None, "agent", "caller"]),
+    st.booleans(),
+)
+def test_matching_turns_is_a_search_of_every_turn(
+    turns: list[tuple[str, str]], pattern: str, role: str | None, case: bool
+) -> None:
     from hotato.kinds._regex import compile_pattern, encoded, matching_turns
     from hotato.model.evidence import Transcript, Turn
 
@@ -303,10 +379,19 @@ def test_matching_turns_is_a_search_of_every_turn(turns: list[tuple[str, str]], 
 def test_calls_by_argument_read_escaped_arguments() -> None:
     from hotato.kinds._trace_util import as_object
 
-    trace = trace_of([{"type": "tool_call", "name": "a", "arguments_json": raw}
-                      for raw in HAND_WRITTEN])
-    for wanted in ({"k": "x"}, {"k": '"q"'}, {"k": 'a"b'}, {"k": "é"}, {"k": "\u2028"},
-                   {"m": "x", "k": 1}, {"k": True}, {"k": ["x"]}):
+    trace = trace_of(
+        [{"type": "tool_call", "name": "a", "arguments_json": raw} for raw in HAND_WRITTEN]
+    )
+    for wanted in (
+        {"k": "x"},
+        {"k": '"q"'},
+        {"k": 'a"b'},
+        {"k": "é"},
+        {"k": "\u2028"},
+        {"m": "x", "k": 1},
+        {"k": True},
+        {"k": ["x"]},
+    ):
         scan = [s for s in trace.tool_calls["a"] if subset(wanted, as_object(s.arguments()))]
         assert scan, wanted  # each is found somewhere above, escaped or not
         assert calls(trace, "a", wanted) == scan, wanted

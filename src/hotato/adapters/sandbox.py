@@ -28,8 +28,13 @@ Rows = list[dict[str, Any]]
 class SandboxReader:
     """Reads one phase (`after` or `before`) of a sandbox or snapshot document."""
 
-    def __init__(self, tables: dict[str, Rows], label: str, phase: str = "after",
-                 captures: list[Capture] | None = None) -> None:
+    def __init__(
+        self,
+        tables: dict[str, Rows],
+        label: str,
+        phase: str = "after",
+        captures: list[Capture] | None = None,
+    ) -> None:
         self.tables = tables
         self.label = label
         self.phase = phase
@@ -51,18 +56,27 @@ class SandboxReader:
 
     def _from_captures(self, resource: str, filters: Mapping[str, Any]) -> None:
         """Returns when the captures prove there was no such row; raises otherwise."""
-        covering = [c for c in self.captures or () if c.resource == resource
-                    and all(k in filters and same(v, filters[k]) for k, v in c.filters.items())]
+        covering = [
+            c
+            for c in self.captures or ()
+            if c.resource == resource
+            and all(k in filters and same(v, filters[k]) for k, v in c.filters.items())
+        ]
         # No row matched a question at most as narrow as this one: none matches this one either.
         if any(c.error is None and not c.found for c in covering):
             return None
         for capture in covering:
             if capture.error is not None:
-                raise StateUnavailable(capture.error.cause, f"when the {self.label} was taken, "
-                                       f"{resource!r} could not be read: {capture.error.message}")
+                raise StateUnavailable(
+                    capture.error.cause,
+                    f"when the {self.label} was taken, "
+                    f"{resource!r} could not be read: {capture.error.message}",
+                )
         asked = [c.filters for c in self.captures or () if c.resource == resource]
-        self._no_answer(f"the {self.label} did not capture {resource!r} for {dict(filters)} "
-                        f"(it captured {asked or 'nothing for it'})")
+        self._no_answer(
+            f"the {self.label} did not capture {resource!r} for {dict(filters)} "
+            f"(it captured {asked or 'nothing for it'})"
+        )
 
     def _no_answer(self, message: str) -> NoReturn:
         if self.phase == "before":
@@ -100,8 +114,9 @@ def read_sandbox(path: str) -> Sandbox:
 
 def parse_sandbox(doc: Any, path: str) -> Sandbox:
     if not isinstance(doc, dict):
-        raise InputError.one("a state sandbox must be a JSON object {resource: rows}",
-                             file=path, path="$")
+        raise InputError.one(
+            "a state sandbox must be a JSON object {resource: rows}", file=path, path="$"
+        )
     box = Sandbox(path)
     problems: list[Problem] = []
     for resource, rows in doc.items():
@@ -137,6 +152,7 @@ def _rows(value: Any, file: str, where: str, problems: list[Problem]) -> Rows | 
         return [value]
     if isinstance(value, list) and all(isinstance(r, dict) for r in value):
         return value
-    problems.append(Problem("rows must be a record, a list of records, or {before, after}",
-                            file, path=where))
+    problems.append(
+        Problem("rows must be a record, a list of records, or {before, after}", file, path=where)
+    )
     return None

@@ -31,13 +31,17 @@ def reflect_table(conn: Any, resource: str) -> TableShape:
     schema_name = schema or None
     if schema_name is not None and schema_name not in inspector.get_schema_names():
         raise StateUnavailable("unknown_resource", f"the database has no schema {schema_name!r}")
-    known = [*inspector.get_table_names(schema=schema_name),
-             *inspector.get_view_names(schema=schema_name)]
+    known = [
+        *inspector.get_table_names(schema=schema_name),
+        *inspector.get_view_names(schema=schema_name),
+    ]
     if name not in known:
-        raise StateUnavailable("unknown_resource",
-                               f"the database has no table {resource!r}{_hint(name, known)}")
-    columns = {c["name"]: column_kind(c["type"])
-               for c in inspector.get_columns(name, schema=schema_name)}
+        raise StateUnavailable(
+            "unknown_resource", f"the database has no table {resource!r}{_hint(name, known)}"
+        )
+    columns = {
+        c["name"]: column_kind(c["type"]) for c in inspector.get_columns(name, schema=schema_name)
+    }
     pk = inspector.get_pk_constraint(name, schema=schema_name) or {}
     return TableShape(name, schema_name, columns, tuple(pk.get("constrained_columns") or ()))
 
@@ -49,7 +53,8 @@ def check_filters(shape: TableShape, filters: dict[str, Any]) -> None:
         if key not in shape.columns and root not in shape.columns:
             raise StateUnavailable(
                 "unknown_column",
-                f"table {shape.name!r} has no column {key!r}{_hint(key, list(shape.columns))}")
+                f"table {shape.name!r} has no column {key!r}{_hint(key, list(shape.columns))}",
+            )
 
 
 def column_kind(sql_type: Any) -> str:

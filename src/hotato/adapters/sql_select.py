@@ -56,7 +56,8 @@ def build(shape: TableShape, how: Plan, offset: int = 0) -> Any:
 
     t = sa.table(shape.name, *(sa.column(c) for c in shape.columns), schema=shape.schema)
     conditions = [
-        t.c[col].is_(None) if bind == "null"
+        t.c[col].is_(None)
+        if bind == "null"
         else t.c[col] == sa.bindparam(f"p{i}", type_=_bind_type(bind))
         for i, (col, bind) in enumerate(how.terms)
     ]
@@ -79,6 +80,11 @@ def _bind_type_name(value: Any) -> str:
 def _bind_type(name: str) -> Any:
     import sqlalchemy as sa
 
-    types = {"bool": sa.Boolean, "bigint": sa.BigInteger, "numeric": sa.Numeric,
-             "float": sa.Float, "string": sa.String}
+    types = {
+        "bool": sa.Boolean,
+        "bigint": sa.BigInteger,
+        "numeric": sa.Numeric,
+        "float": sa.Float,
+        "string": sa.String,
+    }
     return types[name]()

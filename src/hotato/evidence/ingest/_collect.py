@@ -52,8 +52,16 @@ class Collector:
         self._next_seq += 1
         return seq
 
-    def add(self, type_: str, body: dict[str, Any], *, start: int | None = None,
-            end: int | None = None, at: int | None = None, seq: int | None = None) -> None:
+    def add(
+        self,
+        type_: str,
+        body: dict[str, Any],
+        *,
+        start: int | None = None,
+        end: int | None = None,
+        at: int | None = None,
+        seq: int | None = None,
+    ) -> None:
         if seq is None:
             seq = self.reserve()
         payload = _encode(body)
@@ -86,8 +94,10 @@ class Collector:
 
     def observe(self, t_ns: int | None) -> None:
         """A source moment that is not itself written (a root span): it may be time zero."""
-        if t_ns is not None and -NO_TIME < t_ns < NO_TIME and (
-            self._min_ns is None or t_ns < self._min_ns
+        if (
+            t_ns is not None
+            and -NO_TIME < t_ns < NO_TIME
+            and (self._min_ns is None or t_ns < self._min_ns)
         ):
             self._min_ns = t_ns
 

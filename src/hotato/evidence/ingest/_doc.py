@@ -48,8 +48,9 @@ def decode_document(data: bytes, name: str, what: str) -> Any:
     except msgspec.DecodeError as exc:
         text = str(exc)
         line, col = locate(data, text)
-        raise InputError.one(f"{what} is not valid JSON ({text})", file=name, line=line,
-                             col=col) from None
+        raise InputError.one(
+            f"{what} is not valid JSON ({text})", file=name, line=line, col=col
+        ) from None
 
 
 def type_name(value: Any) -> str:

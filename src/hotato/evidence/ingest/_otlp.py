@@ -25,8 +25,11 @@ from hotato.model.errors import InputError, Problem
 
 STATUS_OK, STATUS_ERROR = 1, 2
 _HEX = re.compile(r"[0-9a-fA-F]+")
-_STATUS_NAMES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": STATUS_OK,
-                 "STATUS_CODE_ERROR": STATUS_ERROR}
+_STATUS_NAMES = {
+    "STATUS_CODE_UNSET": 0,
+    "STATUS_CODE_OK": STATUS_OK,
+    "STATUS_CODE_ERROR": STATUS_ERROR,
+}
 
 
 @dataclass(slots=True)
@@ -229,8 +232,11 @@ def _status_code(code: int | str) -> int:
 def _spans_of(doc: _TracesDoc, where: str) -> Iterator[OSpan]:
     for r, rs in enumerate(doc.resourceSpans):
         rwhere = f"{where}.resourceSpans[{r}]"
-        resource = _at(f"{rwhere}.resource", "attributes", _attrs, rs.resource.attributes) \
-            if rs.resource else {}
+        resource = (
+            _at(f"{rwhere}.resource", "attributes", _attrs, rs.resource.attributes)
+            if rs.resource
+            else {}
+        )
         groups = rs.scopeSpans or rs.instrumentationLibrarySpans
         key = "scopeSpans" if rs.scopeSpans else "instrumentationLibrarySpans"
         for g, ss in enumerate(groups):
@@ -239,16 +245,22 @@ def _spans_of(doc: _TracesDoc, where: str) -> Iterator[OSpan]:
                 try:
                     yield _span(sp, scope, resource)
                 except _Bad as bad:
-                    raise _Bad(f"{rwhere}.{key}[{g}].spans[{k}]{bad.where}", bad.message) \
-                        from None
+                    raise _Bad(f"{rwhere}.{key}[{g}].spans[{k}]{bad.where}", bad.message) from None
 
 
 def _span(sp: _Span, scope: str, resource: dict[str, Any]) -> OSpan:
-    events = [
-        Event(ev.name, _at(f".events[{e}]", "timeUnixNano", _int, ev.timeUnixNano, ""),
-              _at(f".events[{e}]", "attributes", _attrs, ev.attributes))
-        for e, ev in enumerate(sp.events)
-    ] if sp.events else []
+    events = (
+        [
+            Event(
+                ev.name,
+                _at(f".events[{e}]", "timeUnixNano", _int, ev.timeUnixNano, ""),
+                _at(f".events[{e}]", "attributes", _attrs, ev.attributes),
+            )
+            for e, ev in enumerate(sp.events)
+        ]
+        if sp.events
+        else []
+    )
     status = sp.status
     return OSpan(
         name=sp.name,
@@ -317,11 +329,11 @@ def _frames(data: bytes) -> list[bytes] | None:
     while pos < len(data):
         if pos + 4 > len(data):
             return None
-        size = int.from_bytes(data[pos:pos + 4], "big")
+        size = int.from_bytes(data[pos : pos + 4], "big")
         pos += 4
         if size == 0 or pos + size > len(data):
             return None
-        frames.append(data[pos:pos + size])
+        frames.append(data[pos : pos + size])
         pos += size
     return frames or None
 
@@ -338,8 +350,9 @@ def spans_from_protobuf(data: bytes, name: str) -> Iterator[OSpan]:
         ) from None
     frames = [data] if data[:1] == b"\x0a" else _frames(data)
     if frames is None:
-        raise InputError.one("not OTLP protobuf: the length-prefixed frames do not add up",
-                             file=name)
+        raise InputError.one(
+            "not OTLP protobuf: the length-prefixed frames do not add up", file=name
+        )
     messages = []
     for i, frame in enumerate(frames):
         message = TracesData()
@@ -347,11 +360,11 @@ def spans_from_protobuf(data: bytes, name: str) -> Iterator[OSpan]:
             message.ParseFromString(frame)
         except (DecodeError, ValueError, RuntimeError) as exc:
             where = f"frame {i + 1}: " if len(frames) > 1 else ""
-            raise InputError.one(f"{where}not a valid OTLP protobuf message ({exc})",
-                                 file=name) from None
+            raise InputError.one(
+                f"{where}not a valid OTLP protobuf message ({exc})", file=name
+            ) from None
         messages.append(message)
-    count = sum(len(ss.spans) for m in messages for rs in m.resource_spans
-                for ss in rs.scope_spans)
+    count = sum(len(ss.spans) for m in messages for rs in m.resource_spans for ss in rs.scope_spans)
     if count == 0:
         raise InputError.one(
             "protobuf input holds no spans (is it an OTLP ExportTraceServiceRequest?)", file=name
@@ -398,11 +411,23 @@ def _proto_spans(message: Any) -> Iterator[OSpan]:
                     status_message=sp.status.message,
                     scope=scope,
                     resource=resource,
-                    events=[Event(ev.name, ev.time_unix_nano or None, _pattrs(ev.attributes))
-                            for ev in sp.events],
+                    events=[
+                        Event(ev.name, ev.time_unix_nano or None, _pattrs(ev.attributes))
+                        for ev in sp.events
+                    ],
                 )
 
 
-__all__ = ["MAX_PROBLEMS", "STATUS_ERROR", "STATUS_OK", "Event", "OSpan", "hex_id",
-           "is_traces_doc", "looks_like_protobuf", "spans_from_line", "spans_from_protobuf",
-           "spans_from_value"]
+__all__ = [
+    "MAX_PROBLEMS",
+    "STATUS_ERROR",
+    "STATUS_OK",
+    "Event",
+    "OSpan",
+    "hex_id",
+    "is_traces_doc",
+    "looks_like_protobuf",
+    "spans_from_line",
+    "spans_from_protobuf",
+    "spans_from_value",
+]

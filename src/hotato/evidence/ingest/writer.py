@@ -49,8 +49,11 @@ def write_outputs(targets: list[tuple[Path, Callable[[IO[bytes]], None]]]) -> No
     done: list[tuple[str, Path]] = []
     try:
         for target, write in targets:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                       dir=target.parent if str(target.parent) else ".")
+            fd, tmp = tempfile.mkstemp(
+                prefix=f".{target.name}.",
+                suffix=".tmp",
+                dir=target.parent if str(target.parent) else ".",
+            )
             done.append((tmp, target))
             with os.fdopen(fd, "wb") as handle:
                 write(handle)
@@ -60,8 +63,9 @@ def write_outputs(targets: list[tuple[Path, Callable[[IO[bytes]], None]]]) -> No
             os.replace(tmp, target)
         done.clear()
     except OSError as exc:
-        raise InputError.one(f"cannot write output: {exc.strerror or exc}",
-                             file=str(exc.filename or "")) from exc
+        raise InputError.one(
+            f"cannot write output: {exc.strerror or exc}", file=str(exc.filename or "")
+        ) from exc
     finally:
         for tmp, _ in done:
             with contextlib.suppress(OSError):
