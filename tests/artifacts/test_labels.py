@@ -152,6 +152,7 @@ FORGERIES: dict[str, Any] = {
     "note": "edited afterwards",
     "key_id": "f" * 64,
     "assertion_sha256": "1" * 64,
+    "state_sha256": "2" * 64,
 }
 
 

@@ -66,6 +66,10 @@ class LabelPayload(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, omi
     # The digest of the assertion as graded (its spec), when the artifact recorded it: a label
     # then settles only that assertion, not a later edit that kept its id.
     assertion_sha256: str = ""
+    # The digest of the state evidence the result was graded against (the artifact's
+    # state-evidence.json child, or of nothing when the run read no state): the label then
+    # settles the assertion only on a run whose state evidence is the same.
+    state_sha256: str = ""
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,7 @@ class VerifiedLabel:
     conversation_id: str
     manifest_sha256: str
     assertion_sha256: str = ""  # empty for a label made before assertions were bound by content
+    state_sha256: str = ""  # empty for a label made before state evidence was bound
 
     @property
     def status(self) -> Status:
@@ -194,6 +199,7 @@ def make_label(
     note: str = "",
     created_at: str | None = None,
     assertion_sha256: str = "",
+    state_sha256: str = "",
 ) -> bytes:
     """The label envelope's bytes. With `created_at` pinned, the same inputs give the same bytes."""
     verdict = verdict.lower()
@@ -214,6 +220,7 @@ def make_label(
         note=note,
         key_id=key_id(private_key.public_key()),
         assertion_sha256=assertion_sha256,
+        state_sha256=state_sha256,
     )
     return sign(msgspec.json.encode(payload), PAYLOAD_TYPE, private_key)
 
@@ -249,7 +256,10 @@ def sign_label(
         private_key=private_key,
         note=note,
         created_at=created_at,
-        assertion_sha256=_bound_digests(artifact_dir, manifest).get(assertion_id, ""),
+        assertion_sha256=_bound_digests(artifact_dir, manifest, "assertion_digests").get(
+            assertion_id, ""
+        ),
+        state_sha256=_bound_state(artifact_dir, manifest),
     )
 
 
@@ -268,13 +278,24 @@ def graded_ids(artifact_dir: str | os.PathLike[str], manifest: bytes) -> list[st
     return ids or None
 
 
-def _bound_digests(artifact_dir: str | os.PathLike[str], manifest: bytes) -> dict[str, str]:
-    """Per assertion id, the digest of the assertion as graded, when the artifact recorded it."""
+def _bound_digests(
+    artifact_dir: str | os.PathLike[str], manifest: bytes, key: str
+) -> dict[str, str]:
+    """Per assertion id, a digest the artifact's bound results recorded under `key`
+    (`assertion_digests`: the assertion as graded), or nothing when the artifact recorded none."""
     doc = _bound_results(artifact_dir, manifest)
-    digests = doc.get("assertion_digests") if isinstance(doc, dict) else None
+    digests = doc.get(key) if isinstance(doc, dict) else None
     if not isinstance(digests, dict):
         return {}
     return {k: v for k, v in digests.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _bound_state(artifact_dir: str | os.PathLike[str], manifest: bytes) -> str:
+    """The digest of the state evidence the results were graded against, when the artifact
+    recorded it (`state_sha256`), else ""."""
+    doc = _bound_results(artifact_dir, manifest)
+    digest = doc.get("state_sha256") if isinstance(doc, dict) else None
+    return digest if isinstance(digest, str) else ""
 
 
 def _bound_results(artifact_dir: str | os.PathLike[str], manifest: bytes) -> Any:
@@ -336,6 +357,7 @@ def verify_label_bytes(
         conversation_id=label.conversation_id,
         manifest_sha256=label.manifest_sha256,
         assertion_sha256=label.assertion_sha256,
+        state_sha256=label.state_sha256,
     )
 
 

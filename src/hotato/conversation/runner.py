@@ -76,8 +76,10 @@ def run_test(
     repetitions: int | None = None,
     rubric_lane: RubricLane | None = None,
     gate_judge: bool = False,
-    human: HumanVerdicts | None = None,
+    human: HumanVerdicts | Callable[[list[StateRead]], HumanVerdicts] | None = None,
 ) -> ConversationRun:
+    """Grade `test` on `sources`. `human`: the verified labels' verdicts, or a function giving
+    them from the state reads (labels bound to the state evidence they were made against)."""
     policy = resolve_policy(policy_flag, test.policy)
     n = repetitions or test.repetitions
     try:
@@ -90,6 +92,8 @@ def run_test(
         from hotato.conversation.judge import rubric_lane as judged
 
         rubric_lane = judged(None)  # no judge: every criterion INCONCLUSIVE, counted apart
+    if callable(human):
+        human = human(reads)
     human = human or {}
     rubric = settle_rubric(rubric_lane(test, sources), human)
     conds = conditions(test.required, results, rubric, human)

@@ -3,6 +3,7 @@ lanes, and the artifact that binds it all."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +12,14 @@ from hotato.conversation.calls import CallFiles
 from hotato.conversation.document import run_document
 from hotato.conversation.identity import assertion_digests
 from hotato.conversation.runner import ConversationRun, run_test
+from hotato.conversation.scorecard import HumanVerdicts
 from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest
 from hotato.engine.evaluate import Sources
 from hotato.model.errors import InputError
+from hotato.model.state import StateRead
 from hotato.model.status import Policy
-from hotato.runs.human import HumanLane
+from hotato.runs.human import HumanLane, state_digest
 from hotato.runs.request import RunRequest
 from hotato.runs.trace_auth import auth_doc, authenticate, verified_digest
 
@@ -55,13 +58,25 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Con
         req.repetitions,
         rubric_lane=rubric_lane(req.judge),
         gate_judge=req.gate_judge,
-        human=human.verdicts if human else None,
+        human=_against_state(human) if human else None,
     )
     if human is not None:
         run.labels = human.as_dict()
     if auth is not None:
         run.trace_auth = auth_doc(auth)
     return run
+
+
+def _against_state(human: HumanLane) -> Callable[[list[StateRead]], HumanVerdicts]:
+    """The lane's verdicts once the state is read: each label checked against this run's state
+    evidence (the same digest its artifact records)."""
+    from hotato.conversation.document import state_evidence
+    from hotato.runs.human import state_digest
+
+    def verdicts(reads: list[StateRead]) -> HumanVerdicts:
+        return human.against_state(state_digest(state_evidence(reads) if reads else None))
+
+    return verdicts
 
 
 def _human(req: RunRequest, test: ConversationTest, files: CallFiles) -> HumanLane | None:
@@ -112,8 +127,13 @@ def write_artifact(
         req.agent or test.agent,
         when,
         origin(req.origin, test.simulator),
-        # the bound results also record each assertion's digest, which a label then carries
-        {**doc, "assertion_digests": assertion_digests([*test.deterministic, *test.rubric])},
+        # the bound results also record each assertion's digest and the digest of the state
+        # evidence they were graded against, which a label then carries
+        {
+            **doc,
+            "assertion_digests": assertion_digests([*test.deterministic, *test.rubric]),
+            "state_sha256": state_digest(doc.get("state_evidence")),
+        },
         files,
         doc.get("state_evidence"),
         signer,

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from hotato.model.status import Status
+
+
+def state_digest(state_doc: dict[str, Any] | None) -> str:
+    """The sha256 of a run's state evidence as the artifact binds it (the bytes of its
+    state-evidence.json child), or of no bytes when the run read no state: what a label is bound
+    to, so a run against a different snapshot is not settled by it."""
+    from hotato.artifacts.bundle import encode
+
+    return hashlib.sha256(b"" if state_doc is None else encode(state_doc)).hexdigest()
 
 
 @dataclass
@@ -13,6 +23,9 @@ class HumanLane:
     verified: list[dict[str, Any]] = field(default_factory=list)
     refused: list[dict[str, Any]] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    # per verified label (by path), the state evidence digest it was made against; "" when the
+    # label carries none (made before labels were bound to state evidence)
+    state_sha256: dict[str, str] = field(default_factory=dict)
 
     @property
     def verdicts(self) -> dict[str, frozenset[Status]]:
@@ -21,6 +34,30 @@ class HumanLane:
         for label in self.verified:
             out.setdefault(label["assertion_id"], set()).add(Status(label["verdict"].upper()))
         return {i: frozenset(v) for i, v in out.items()}
+
+    def against_state(self, digest: str) -> dict[str, frozenset[Status]]:
+        """The verdicts once the run's state evidence is known (`digest`: `state_digest` of it).
+        A label made against other state evidence is moved to the refused list
+        (`state_changed`) and never counts."""
+        kept = []
+        for label in self.verified:
+            bound = self.state_sha256.get(label["path"], "")
+            if bound and bound != digest:
+                self.refused.append(
+                    {
+                        "path": label["path"],
+                        "source": label["path"],
+                        "code": "state_changed",
+                        "reason": f"made for assertion {label['assertion_id']!r} as graded "
+                        "against other state evidence; this run's system of record answered "
+                        "differently",
+                    }
+                )
+            else:
+                kept.append(label)
+        self.verified = kept
+        self.conflicts = sorted(i for i, v in self.verdicts.items() if len(v) > 1)
+        return self.verdicts
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +114,7 @@ def load_human_lane(
             )
         else:
             lane.verified.append(doc)
+            lane.state_sha256[label.path] = label.state_sha256
             verdicts.setdefault(label.assertion_id, set()).add(label.verdict)
     lane.conflicts = sorted(i for i, v in verdicts.items() if len(v) > 1)
     return lane
