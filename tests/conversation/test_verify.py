@@ -393,3 +393,14 @@ def test_an_entry_with_a_size_that_is_not_a_number_is_malformed(art: Path) -> No
     doc = refused(art)
     assert doc["mismatches"] == []
     assert any("artifacts.trace is malformed: 'bytes' is not valid" in p for p in doc["problems"])
+
+
+@pytest.mark.parametrize("rel", [".", "./", "./."])
+def test_a_child_path_naming_the_folder_itself_is_a_refusal(pristine: Path, rel: str) -> None:
+    folder = pristine.parent / f"copy-{len(rel)}"
+    shutil.copytree(pristine, folder)
+    manifest = json.loads((folder / "conversation.json").read_text())
+    manifest["artifacts"]["assertions"]["path"] = rel
+    (folder / "conversation.json").write_text(json.dumps(manifest))
+    report = verify_artifact(folder)
+    assert any("names the artifact folder" in p for p in report.problems), report.problems

@@ -100,6 +100,8 @@ def _safe_child(base: Path, rel: Any) -> tuple[Path | None, str | None]:
         return None, f"child path {rel!r} is absolute"
     if ".." in pure.parts:
         return None, f"child path {rel!r} leaves the artifact folder"
+    if not pure.parts:  # "." or "./": the folder itself, not a file in it
+        return None, f"child path {rel!r} names the artifact folder, not a file in it"
     if "\x00" in rel:
         return None, f"child path {rel!r} holds a NUL byte"
     path = base.joinpath(*pure.parts)

@@ -25,6 +25,13 @@ def conversation_tests_group() -> None:
     "--audio", metavar="FILE", help="The call's recording, bound into the artifact by digest."
 )
 @click.option(
+    "--timing",
+    metavar="FILE",
+    help="Measured timing of the call (a JSON object, or a list of events) for latency "
+    "`field` and outcome `field_present` checks; bound into the artifact. In --trials "
+    "folders: each call's timing.json.",
+)
+@click.option(
     "--out",
     metavar="DIR",
     help="Write the tamper-evident artifact here (new, empty, or an "
@@ -145,6 +152,7 @@ def run_cmd(
     require_signed_trace: bool,
     inconclusive_policy: str | None,
     audio: str | None,
+    timing: str | None,
     out: str | None,
     repetitions: int | None,
     trials: str | None,
@@ -211,6 +219,7 @@ def run_cmd(
         state=state,
         state_before=state_before,
         audio=audio,
+        timing=timing,
         policy=inconclusive_policy,
         out=out,
         repetitions=repetitions,

@@ -1,5 +1,5 @@
-"""Recorded calls on disk: a folder holding any of transcript.json, trace.jsonl, state.json and
-audio."""
+"""Recorded calls on disk: a folder holding any of transcript.json, trace.jsonl, state.json,
+timing.json and audio."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ class CallFiles:
     trace: str | None = None
     state: str | None = None
     audio: str | None = None
+    timing: str | None = None  # measured timing (hotato.evidence.timing), bound as `timing`
 
     @property
     def empty(self) -> bool:
-        return not (self.transcript or self.trace or self.state or self.audio)
+        return not (self.transcript or self.trace or self.state or self.audio or self.timing)
 
 
 def call_files(folder: str | Path) -> CallFiles:
@@ -42,7 +43,12 @@ def call_files(folder: str | Path) -> CallFiles:
         None,
     )
     return CallFiles(
-        str(base), first(("transcript.json",)), first(TRACE_NAMES), first(("state.json",)), audio
+        str(base),
+        first(("transcript.json",)),
+        first(TRACE_NAMES),
+        first(("state.json",)),
+        audio,
+        first(("timing.json",)),
     )
 
 
@@ -58,7 +64,7 @@ def trial_folders(folder: str | Path) -> list[CallFiles]:
     if not calls:
         raise InputError.one(
             "the trials folder holds no recorded calls (sub-folders with "
-            "transcript.json, trace.jsonl, state.json or audio)",
+            "transcript.json, trace.jsonl, state.json, timing.json or audio)",
             file=str(folder),
         )
     return calls

@@ -1,6 +1,6 @@
 """A call's inputs read once: what is graded is what is bound.
 
-Each input file of a call (transcript, trace and its signature, audio) is copied once into a
+Each input file of a call (transcript, trace and its signature, audio, timing) is copied once into a
 private folder, hashed while copied. Trace authentication, grading, the conversation id, label
 matching and the artifact then all read those copies, so a pipe is graded and bound with the
 same bytes, and a file replaced after grading (a signed trace swapped for another) can never end
@@ -20,7 +20,7 @@ from pathlib import Path
 from hotato.conversation.calls import CallFiles
 from hotato.model.errors import InputError
 
-_STAGED = ("transcript", "trace", "audio")
+_STAGED = ("transcript", "trace", "audio", "timing")
 _SIGNATURE_SUFFIX = ".dsse.json"  # a signed trace's envelope sits beside it
 _CHUNK = 1 << 20
 

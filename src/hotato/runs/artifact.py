@@ -62,6 +62,8 @@ def bind(
         children.append(Child("state", "state-evidence.json", data=encode(state_doc)))
     if files.audio:
         children.append(Child("audio", "audio" + _suffix(files.audio, ".wav"), source=files.audio))
+    if files.timing:
+        children.append(Child("timing", "timing.json", source=files.timing))
 
     def head(bound: dict[str, dict[str, Any]]) -> dict[str, Any]:
         call = {n: b["sha256"] for n, b in bound.items() if n in ("transcript", "trace", "audio")}

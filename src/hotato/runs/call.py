@@ -50,6 +50,10 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Con
         req.trace_format,
         verified_digest(auth),
     )
+    if files.timing is not None:
+        from hotato.evidence.timing import load_timing
+
+        sources.timing = load_timing(files.timing)
     run = run_test(
         test,
         sources,

@@ -21,6 +21,7 @@ class RunRequest:
     state: str | None = None
     state_before: str | None = None
     audio: str | None = None
+    timing: str | None = None  # measured timing for latency `field` and outcome `field_present`
     policy: str | None = None
     out: str | None = None
     repetitions: int | None = None
@@ -39,7 +40,7 @@ class RunRequest:
     page: bool = False  # bind the report page into each artifact (report.html)
 
     def files(self) -> CallFiles:
-        return CallFiles(".", self.transcript, self.trace, self.state, self.audio)
+        return CallFiles(".", self.transcript, self.trace, self.state, self.audio, self.timing)
 
     def for_test(self, test: ConversationTest) -> RunRequest:
         """This request with the agent settled: the one asked for, else the test's own."""

@@ -95,7 +95,7 @@ def suite(req: RunRequest, folder: Path) -> ConversationOutcome:
     if req.has_evidence or req.trials is not None:
         raise InputError.one(
             "a suite reads each test's call from its own folder; drop --trace, "
-            "--transcript, --state, --audio and --trials"
+            "--transcript, --state, --audio, --timing and --trials"
         )
     plan = _plan(req, suite_tests(folder))
     # Grade every test before writing anything: a refusal part-way leaves no artifacts behind.

@@ -39,7 +39,7 @@ def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRu
     if req.has_evidence:
         raise InputError.one(
             "--trials reads each call from its folder; drop --trace, "
-            "--transcript, --state and --audio"
+            "--transcript, --state, --audio and --timing"
         )
     calls = trial_folders(str(req.trials))
     n = len(calls)
