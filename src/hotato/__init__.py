@@ -30,6 +30,8 @@ if TYPE_CHECKING:
         Problem,
         UsageError,
         Verification,
+        check_claims,
+        extract_claims,
         fleet_summary,
         grade,
         grade_fleet,

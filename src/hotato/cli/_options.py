@@ -11,6 +11,28 @@ from hotato.evidence.formats import CHOICES
 
 POLICIES = ["report", "fail", "refuse"]
 
+_TIMING_HELP = (
+    "Measured timing of the call (a JSON object, or a list of events) for latency "
+    "`field` and outcome `field_present` checks"
+)
+
+
+def timing_option(more: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--timing FILE, wherever a command grades timing checks; `more` adds to its help."""
+    return click.option("--timing", metavar="FILE", help=_TIMING_HELP + (more or "."))
+
+
+def report_format_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--format for the commands that print a report: text, json, junit, the page, Markdown."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["text", "json", "junit", "html", "markdown"]),
+        default="text",
+        show_default=True,
+        help=help,
+    )
+
 
 def _file(exists: bool = False) -> click.Path:
     return click.Path(dir_okay=False, exists=False) if not exists else click.Path(dir_okay=False)

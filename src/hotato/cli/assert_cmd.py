@@ -6,7 +6,12 @@ import sys
 
 import click
 
-from hotato.cli._options import evidence_options, trace_format_option
+from hotato.cli._options import (
+    evidence_options,
+    report_format_option,
+    timing_option,
+    trace_format_option,
+)
 from hotato.cli._run import Exit
 
 
@@ -31,20 +36,10 @@ def assert_group() -> None:
     help="Merge a bundled pack's assertions into the run (repeatable). See `hotato assert packs`.",
 )
 @evidence_options
-@click.option(
-    "--timing",
-    metavar="FILE",
-    help="Measured timing of the call (a JSON object, or a list of events) for latency "
-    "`field` and outcome `field_present` checks.",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "junit", "html", "markdown"]),
-    default="text",
-    show_default=True,
-    help="Output format. html: one self-contained page (what was said beside what was done); "
-    "markdown: a compact table for a pull-request comment, failing checks first.",
+@timing_option()
+@report_format_option(
+    "Output format. html: one self-contained page (what was said beside what was done); "
+    "markdown: a compact table for a pull-request comment, failing checks first."
 )
 @click.option("--html", "html_path", metavar="FILE", help="Also write the HTML report page here.")
 def run_cmd(

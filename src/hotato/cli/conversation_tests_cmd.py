@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from hotato.cli._options import evidence_options
+from hotato.cli._options import evidence_options, report_format_option, timing_option
 from hotato.cli._run import Exit
 
 
@@ -24,13 +24,7 @@ def conversation_tests_group() -> None:
 @click.option(
     "--audio", metavar="FILE", help="The call's recording, bound into the artifact by digest."
 )
-@click.option(
-    "--timing",
-    metavar="FILE",
-    help="Measured timing of the call (a JSON object, or a list of events) for latency "
-    "`field` and outcome `field_present` checks; bound into the artifact. In --trials "
-    "folders: each call's timing.json.",
-)
+@timing_option("; bound into the artifact. In --trials folders: each call's timing.json.")
 @click.option(
     "--out",
     metavar="DIR",
@@ -63,14 +57,9 @@ def conversation_tests_group() -> None:
     show_default=True,
     help="Where the call came from.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "junit", "html", "markdown"]),
-    default="text",
-    show_default=True,
-    help="html: one self-contained page (said beside done, scorecard, trials, suite rows); "
-    "markdown: a compact table for a pull-request comment or CI job summary.",
+@report_format_option(
+    "html: one self-contained page (said beside done, scorecard, trials, suite rows); "
+    "markdown: a compact table for a pull-request comment or CI job summary."
 )
 @click.option("--junit", "junit_path", metavar="FILE", help="Also write JUnit XML here.")
 @click.option(

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from hotato.evidence.ingest._doc import MAX_PROBLEMS, type_name
-from hotato.evidence.ingest._emit import ABSENT, Emitter, field_problem
+from hotato.evidence.ingest._emit import ABSENT, NATIVE_FIELDS, Emitter, field_problem
 from hotato.evidence.ingest._otlp import is_traces_doc
 from hotato.evidence.ingest._values import IDENTIFIER_KEYS, TEXT_KEYS, seconds_to_ns
 from hotato.evidence.ingest.detect import Sniffed, value_of
@@ -21,23 +21,6 @@ from hotato.model.errors import InputError, Problem
 
 _decode_any = msgspec.json.Decoder().decode
 _TIMES = ("start_sec", "end_sec", "time_sec")
-_FIELDS = (
-    "name",
-    "latency_ms",
-    "status",
-    "attempt",
-    "to",
-    "by",
-    "reason",
-    "digits",
-    "method",
-    "url",
-    "status_code",
-    "arguments",
-    "result",
-    "error",
-    "response",
-)
 _DEPLOYMENT = ("stack", "agent_id", "git_sha", "config_hash")
 
 
@@ -145,13 +128,13 @@ def _span(span: dict[str, Any], em: Emitter, name: str, lineno: int) -> list[Pro
     if problems:
         return problems
     em.input_count += 1
-    fields: dict[str, Any] = {k: span[k] for k in _FIELDS if k in span}
+    fields: dict[str, Any] = {k: span[k] for k in NATIVE_FIELDS if k in span}
     for key in ("arguments", "result", "response"):
         fields.setdefault(key, ABSENT)
     extra: dict[str, Any] = {}
     redacted = False
     for key, value in span.items():
-        if key in _FIELDS or key in _TIMES or key in ("type", "attributes"):
+        if key in NATIVE_FIELDS or key in _TIMES or key in ("type", "attributes"):
             continue
         if key in TEXT_KEYS and not em.opts.include_text:
             redacted = True

@@ -34,7 +34,7 @@ class _Absent:
 ABSENT: Any = _Absent()  # a payload field the source did not record (unlike a recorded null)
 
 # Field order of a native span after `type` and its times (DESIGN §2).
-_ORDER = (
+NATIVE_FIELDS = (
     "name",
     "latency_ms",
     "status",
@@ -51,7 +51,7 @@ _ORDER = (
     "error",
     "response",
 )
-_KNOWN = frozenset(_ORDER)
+_KNOWN = frozenset(NATIVE_FIELDS)
 _KEEP_NULL = frozenset({"arguments", "result", "response"})
 
 
@@ -149,7 +149,7 @@ class Emitter:
         **fields: Any,
     ) -> None:
         body: dict[str, Any] = {}
-        for key in _ORDER:
+        for key in NATIVE_FIELDS:
             if key in fields:
                 value = fields[key]
                 if value is ABSENT or (value is None and key not in _KEEP_NULL):
