@@ -60,11 +60,13 @@ def grade(
     trace_format: str = "auto",
     trace_keys: Paths = (),
     require_signed_trace: bool = False,
+    timing: PathLike | None = None,
 ) -> AssertionsResult:
     """Grade one call against an assertions file, as `hotato assert run` does.
 
     Evidence left as None is not supplied, and the checks that need it are INCONCLUSIVE (with
-    that cause). To grade many calls against one file, keep a `Grader` instead."""
+    that cause). `timing`: a measured-timing file for latency `field` and outcome
+    `field_present` checks. To grade many calls against one file, keep a `Grader` instead."""
     from hotato.runs.assertions import grade_assertions
 
     return grade_assertions(
@@ -78,6 +80,7 @@ def grade(
         trace_keys=[os.fspath(k) for k in trace_keys],
         require_signed_trace=require_signed_trace,
         inconclusive_policy=inconclusive_policy,
+        timing=timing,
     )
 
 
@@ -114,6 +117,7 @@ def run_test(
     state: PathLike | None = None,
     state_before: PathLike | None = None,
     audio: PathLike | None = None,
+    timing: PathLike | None = None,
     out: PathLike | None = None,
     inconclusive_policy: str | None = None,
     repetitions: int | None = None,
@@ -141,6 +145,7 @@ def run_test(
         state=state,
         state_before=state_before,
         audio=audio,
+        timing=timing,
         out=out,
         inconclusive_policy=inconclusive_policy,
         repetitions=repetitions,

@@ -88,3 +88,22 @@ def test_a_missing_timing_file_is_refused_by_name(tmp_path: Path) -> None:
     ran = hotato("test", "run", "t.yaml", "--agent", "a1", "--timing", "nope.json", cwd=tmp_path)
     assert ran.code == 2
     assert "nope.json" in ran.err and "does not exist" in ran.err
+
+
+def test_the_library_takes_timing_as_the_cli_does(tmp_path: Path) -> None:
+    import hotato
+
+    (tmp_path / "t.yaml").write_text(TEST)
+    _write(tmp_path, 2.0)
+    outcome = hotato.run_test(tmp_path / "t.yaml", timing=tmp_path / "timing.json")
+    graded = outcome.document["assertions"]["results"]
+    assert {r["id"]: r["status"] for r in graded} == {
+        "answered-quickly": "FAIL",
+        "yielded": "PASS",
+    }
+    (tmp_path / "a.yaml").write_text(
+        "version: 1\nassertions:\n  - {id: quick, kind: latency, "
+        "field: verdict.response_latency_s, max: 1.2}\n"
+    )
+    result = hotato.grade(tmp_path / "a.yaml", timing=tmp_path / "timing.json")
+    assert [r.status.value for r in result.outcome.results] == ["FAIL"]
