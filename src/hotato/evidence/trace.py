@@ -9,7 +9,7 @@ import msgspec
 
 from hotato._io import check_readable, gc_paused
 from hotato.model.errors import InputError, Problem
-from hotato.model.evidence import SPAN_KEYS, Span, Trace
+from hotato.model.evidence import SPAN_KEYS, Span, Trace, TraceIndexer
 
 SCHEMA = "hotato.voice_trace.v1"
 MAX_PROBLEMS = 20
@@ -79,11 +79,10 @@ def load_trace(path: str | os.PathLike[str], digest: Any = None) -> Trace:
     verified the file's signature can check that these very bytes are the ones it verified."""
     name = str(path)
     p = check_readable(path, "trace")
-    spans: list[Span] = []
+    index = TraceIndexer()
     problems: list[Problem] = []
     meta: dict[str, Any] | None = None
     span_no = -1  # index among span lines, whether or not the line decodes
-    words: dict[str, str] = {}
     try:
         handle = p.open("rb")
     except OSError as exc:
@@ -110,13 +109,7 @@ def load_trace(path: str | os.PathLike[str], digest: Any = None) -> Trace:
             except msgspec.DecodeError:
                 problems.append(_problem(name, lineno, _describe_bad_line(line)))
             else:
-                # One string object per distinct span type and tool name, however many spans
-                # repeat it: a million-span trace holds a few dozen of each, not a million.
-                span.type = words.setdefault(span.type, span.type)
-                if span.name is not None:
-                    span.name = words.setdefault(span.name, span.name)
-                span.index = len(spans)
-                spans.append(span)
+                index.add(span, line)
             if len(problems) >= MAX_PROBLEMS:
                 problems.append(Problem("too many problems; stopped reading", file=name))
                 break
@@ -126,7 +119,7 @@ def load_trace(path: str | os.PathLike[str], digest: Any = None) -> Trace:
         )
     if problems:
         raise InputError(problems)
-    return Trace(meta=meta, spans=spans, path=name)
+    return index.trace(meta, name)
 
 
 def _read_meta(line: bytes, name: str, lineno: int) -> dict[str, Any]:

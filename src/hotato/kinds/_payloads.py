@@ -1,156 +1,219 @@
-"""One tool's recorded arguments (or results), decoded once per run and indexed by value.
+"""One tool's recorded arguments (or results), searched as raw bytes once joined.
 
-`tool_call` with `args_subset`, `tool_result` with `result_subset` and `outcome`'s parts ask "which
-calls of this tool hold these values?". Decoding each call's payload per assertion makes a run
-cost assertions x calls. Here a tool's calls are grouped by their payload's raw bytes the first
-time any assertion asks about that tool (calls repeat payloads: `{"ok": true}` a hundred
-thousand times is one payload), each distinct payload is decoded once, and each top-level
-`key: value` (a scalar) points at the payloads holding it. A question is answered from its
-rarest scalar's payloads, each confirmed with the kinds' own `subset`: the index only narrows,
-so the answer is exactly the scan's.
+`tool_call` with `args_subset`, `tool_result` with `result_subset`, `tool_error` and `outcome`'s
+parts ask "which calls of this tool hold these values?". Decoding each call's payload per
+assertion makes a run cost assertions x calls, and decoding every payload once to index it costs
+a microsecond or more per call for payloads that are mostly one of a kind. Here the first
+question about a tool joins its calls' raw payload bytes into one buffer (`Haystack`), and each
+question finds its candidates with C-speed substring searches for bytes any match must hold:
+a string value as JSON writes it (`"A-1090"`), `true`, `false`, `null`, or a key's name. Only
+the candidates are decoded, in trace order, and each is held to the kinds' own `subset`: the
+search only narrows, so the answer is exactly the scan's.
+
+Values with no such bytes (a number may be written `3`, `3.0` or `3e0`) are answered from a
+per-key index of the tool's decoded values, built once for that key. Calls whose payload may be
+written other than as plain bytes are always candidates: a payload holding an escape (`\\u0041`
+is `A`; a JSON string holding JSON), and a call with `attributes` (the field reader may find the
+payload there).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from itertools import chain
+from array import array
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator
+from heapq import merge
+from itertools import accumulate, islice
+from operator import attrgetter
 from typing import Any
+
+import msgspec
 
 from hotato.kinds._trace_util import as_object, derived
 from hotato.model.evidence import Span, Trace
 from hotato.model.match import subset
 
 ABSENT: Any = object()  # a call that recorded no such payload (unlike a recorded null)
+_SEP = b"\x00"  # never inside valid JSON text, so no needle match spans two payloads
 _SCALARS = (str, int, float, bool, type(None))
+_encode = msgspec.json.encode
+
+
+class Haystack:
+    """Byte strings joined into one buffer, each found again by its offset."""
+
+    def __init__(self, parts: list[Any]) -> None:
+        self.buf = _SEP.join(parts)
+        # part i starts at starts[i]: the lengths before it, plus a separator each (all in C)
+        ends = accumulate(map(_plus_one, map(len, parts)), initial=0)
+        self.starts = array("q", ends)
+
+    def count(self, needle: bytes) -> int:
+        return self.buf.count(needle)
+
+    def containing(self, needle: bytes) -> Iterator[int]:
+        """The positions of the parts that hold `needle`, ascending, found as they are read:
+        C-speed search, Python work per part found."""
+        find, starts = self.buf.find, self.starts
+        at = find(needle)
+        while at != -1:
+            i = bisect_right(starts, at) - 1
+            yield i
+            at = find(needle, starts[i + 1])
+
+
+_plus_one = (1).__add__
+
+
+def _spelled(value: Any) -> bool:
+    """A value JSON writes one way only (a number may be `3`, `3.0` or `3e0`)."""
+    return isinstance(value, str | bool) or value is None
+
+
+def needles(expected: dict[str, Any]) -> list[bytes]:
+    """Bytes every payload holding `expected` has, unless it is written with escapes: its
+    string values as JSON writes them and the literals true, false and null; failing those,
+    the names of its keys whose values are nested."""
+    values = [_encode(v) for v in expected.values() if _spelled(v)]
+    if not values:
+        values = [_encode(k) for k, v in expected.items() if isinstance(v, dict | list)]
+    return [n for n in values if b"\\" not in n]  # an escaped needle may be written otherwise
+
+
+def _number(expected: dict[str, Any]) -> tuple[str, Any] | None:
+    for key, value in expected.items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return key, value
+    return None
 
 
 class Payloads:
-    """The calls of one tool (`spans`, trace order), grouped by distinct payload.
-
-    With `keep`, every distinct payload stays decoded (results: a few distinct values repeated).
-    Without it (arguments: mostly one of a kind per call), only the index is kept, and a
-    question decodes just its candidates again: memory in proportion to the index, not to
-    every call's decoded arguments."""
+    """The calls of one tool (`spans`, trace order) and one payload field of theirs."""
 
     def __init__(
         self,
+        trace: Trace,
         spans: list[Span],
-        raw: Callable[[Span], bytes | None],
+        field: str,
         decode: Callable[[Span], Any],
-        keep: bool = True,
+        recorded: Callable[[Span], bool],
     ) -> None:
         self.spans = spans
         self._decode = decode
-        groups: dict[bytes | None, list[int]] = {}
-        first: list[Span] = []
-        for i, span in enumerate(spans):
-            key = raw(span)
-            group = groups.get(key)
-            if group is None:
-                groups[key] = group = []
-                first.append(span)
-            group.append(i)
-        self.places = list(groups.values())
-        self.recorded = len(spans) - len(groups.get(None, ()))
-        self._first = first
-        absent = [k is None for k in groups]
-        # the index: the groups whose payload is an object, and each top-level scalar's groups
-        objects: list[int] = []
-        by_key: dict[str, dict[Any, list[int]]] = {}
-        values: list[Any] = []
-        for g, span in enumerate(first):
-            value = ABSENT if absent[g] else decode(span)
-            if keep:
-                values.append(value)
-            if not isinstance(value, dict):
-                continue
-            objects.append(g)
-            for key, item in value.items():
-                if isinstance(item, _SCALARS):
-                    by_key.setdefault(key, {}).setdefault(item, []).append(g)
-        self._absent = absent
-        self._objects, self._by_key = objects, by_key
-        self.values: list[Any] | None = values if keep else None
+        raws = list(map(attrgetter(field), spans))  # raw JSON, b"" where the span has none
+        self.hay = Haystack(raws)
+        # calls whose payload the bytes cannot rule out: attributes, or an escape anywhere
+        attributed = trace.with_attributes
+        with_attributes = (
+            [i for i, s in enumerate(spans) if s.index in attributed] if attributed else []
+        )
+        self.loose = sorted({*with_attributes, *self.hay.containing(b"\\")})
+        # recorded: a payload at the top level (null included), or one under attributes
+        at_top = len(raws) - list(map(bool, raws)).count(False)
+        at_top -= sum(1 for i in with_attributes if raws[i])
+        self.recorded = at_top + sum(1 for i in with_attributes if recorded(spans[i]))
+        self._by_key: dict[str, dict[Any, list[int]]] = {}
 
-    def value(self, g: int) -> Any:
-        """The payload of group `g` (decoded again when the payloads are not kept)."""
-        if self.values is not None:
-            return self.values[g]
-        return ABSENT if self._absent[g] else self._decode(self._first[g])
+    def value(self, i: int) -> Any:
+        """The payload of call `i` (ABSENT when it recorded none)."""
+        return self._decode(self.spans[i])
 
-    def _candidates(self, expected: Any) -> list[int]:
-        """Payloads that may hold `expected` (a superset of those that do)."""
-        if not isinstance(expected, dict):
-            return [g for g, absent in enumerate(self._absent) if not absent]
-        best, by_key = self._objects, self._by_key
-        for key, want in expected.items():
-            if isinstance(want, _SCALARS):
-                # Equal scalars share a bucket (1, 1.0 and True hash alike); `subset` then holds
-                # each candidate to type-strict equality.
-                found = by_key.get(key, {}).get(want, [])
-                if len(found) < len(best):
-                    best = found
-        return best
+    def _keyed(self, key: str) -> dict[Any, list[int]]:
+        """Each scalar value the calls hold under `key` (top level), and the calls holding it;
+        built once per key, for values that have no single spelling. Equal numbers share a
+        bucket (1, 1.0 and True hash alike); `subset` then holds each to type-strict equality."""
+        index = self._by_key.get(key)
+        if index is None:
+            index = self._by_key[key] = {}
+            for i in self.hay.containing(_encode(key)):
+                value = self.value(i)
+                if isinstance(value, dict):
+                    item = value.get(key, ABSENT)
+                    if isinstance(item, _SCALARS):
+                        index.setdefault(item, []).append(i)
+        return index
 
-    def matching(self, expected: Any) -> list[int]:
-        """Positions (in `spans`) whose payload contains `expected`, in trace order."""
-        hits = [g for g in self._candidates(expected) if subset(expected, self.value(g))]
-        if len(hits) == 1:
-            return self.places[hits[0]]
-        return sorted(chain.from_iterable(self.places[g] for g in hits))
+    def candidates(self, expected: Any) -> Iterator[int]:
+        """Calls that may hold `expected` (a superset of those that do), ascending."""
+        if not isinstance(expected, dict) or not expected:
+            return iter(range(len(self.spans)))
+        keys = needles(expected)
+        number = _number(expected)
+        if any(_spelled(v) for v in expected.values()) or number is None:
+            if not keys:
+                return iter(range(len(self.spans)))
+            found: Iterable[int] = self.hay.containing(min(keys, key=self.hay.count))
+        else:
+            found = self._keyed(number[0]).get(number[1], [])
+        return _unique(merge(found, self.loose))
 
-    def any_value(self, test: Callable[[Any], bool]) -> bool:
-        """Whether any recorded payload passes `test`, each distinct payload tried once."""
-        values = (self.value(g) for g in range(len(self.places)))
+    def matching(self, expected: Any, limit: int | None = None) -> list[int]:
+        """Positions (in `spans`) whose payload contains `expected`, in trace order; the first
+        `limit` of them when a caller needs only so many."""
+        hits = (i for i in self.candidates(expected) if _holds(expected, self.value(i)))
+        return list(islice(hits, limit))
+
+    def any_with(self, key: str, test: Callable[[Any], bool]) -> bool:
+        """Whether any recorded payload passes `test`, reading only those that name `key` at
+        some level (all of them when `key` is a list index or has no single spelling)."""
+        needle = _encode(key)
+        plain = not key.isdigit() and b"\\" not in needle
+        pool = self.hay.containing(needle) if plain else range(len(self.spans))
+        values = (self.value(i) for i in _unique(merge(pool, self.loose)))
         return any(v is not ABSENT and test(v) for v in values)
 
     def first_recorded(self, n: int) -> list[Any]:
         """The first `n` recorded payloads, in trace order."""
-        place_of = {i: g for g, places in enumerate(self.places) for i in places[:n]}
-        out = []
-        for i in sorted(place_of):
-            value = self.value(place_of[i])
-            if value is not ABSENT:
-                out.append(value)
-                if len(out) == n:
-                    break
-        return out
+        values = (self.value(i) for i in range(len(self.spans)))
+        return list(islice((v for v in values if v is not ABSENT), n))
 
 
-# A call's group is its payload's raw bytes. The model's field reader may also read the payload
-# from `attributes` (when the top level holds none, or null), so a span with attributes is
-# grouped by both: calls in one group always read the same payload.
-def _arguments_raw(span: Span) -> bytes:
-    if not span.attributes_raw:
-        return bytes(span.arguments_raw)
-    return bytes(span.arguments_raw) + b"\n" + bytes(span.attributes_raw)
+def _holds(expected: Any, value: Any) -> bool:
+    return value is not ABSENT and subset(expected, value)
+
+
+def _unique(ordered: Iterator[int]) -> Iterator[int]:
+    last = -1
+    for i in ordered:
+        if i != last:
+            yield i
+            last = i
 
 
 def _arguments(span: Span) -> Any:
     return as_object(span.read("arguments"))
 
 
-def _result_raw(span: Span) -> bytes | None:
-    if not span.has_result:
-        return None
-    if not span.attributes_raw:
-        return bytes(span.result_raw)
-    return bytes(span.result_raw) + b"\n" + bytes(span.attributes_raw)
-
-
 def _result(span: Span) -> Any:
-    return as_object(span.read("result"))
+    return as_object(span.read("result")) if span.has_result else ABSENT
+
+
+def _has_result(span: Span) -> bool:
+    return span.has_result
+
+
+def _has_arguments(span: Span) -> bool:
+    return span.read("arguments") is not None
 
 
 def arguments_of(trace: Trace, tool: str) -> Payloads:
     """Every call of `tool` with its arguments (JSON strings read as JSON)."""
     spans = trace.tool_calls.get(tool, [])
+
+    def build() -> Payloads:
+        return Payloads(trace, spans, "arguments_raw", _arguments, _has_arguments)
+
+    return derived(trace, ("arguments", tool), build)
+
+
+def results_of(trace: Trace, tool: str | None) -> Payloads:
+    """Every call of `tool` (of any tool, for None) with its recorded result (ABSENT when it
+    recorded none)."""
+    spans = trace.tool_calls.get(tool, []) if tool is not None else _tool_spans(trace)
     return derived(
-        trace, ("arguments", tool), lambda: Payloads(spans, _arguments_raw, _arguments, keep=False)
+        trace, ("results", tool), lambda: Payloads(trace, spans, "result_raw", _result, _has_result)
     )
 
 
-def results_of(trace: Trace, tool: str) -> Payloads:
-    """Every call of `tool` with its recorded result (ABSENT when it recorded none)."""
-    spans = trace.tool_calls.get(tool, [])
-    return derived(trace, ("results", tool), lambda: Payloads(spans, _result_raw, _result))
+def _tool_spans(trace: Trace) -> list[Span]:
+    return trace.by_type.get("tool_call", [])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
@@ -37,39 +36,32 @@ def as_object(value: Any) -> Any:
     return value
 
 
-def _already_in_time_order(spans: list[Span]) -> bool:
-    """Spans by start time, untimed last, ties in line order: the order Trace sorts into."""
-    last = -math.inf
-    for span in spans:
-        t = span.start_sec  # Span.time, without a property call per span
-        if t is None:
-            t = span.time_sec
-            if t is None:
-                t = math.inf
-        if t < last:
-            return False
-        last = t
-    return True
-
-
 def time_ordered(trace: Trace) -> list[Span]:
-    """`trace.ordered`, without the sort (and its million keys) when the spans are already in
-    that order, as ingested traces are."""
-    return derived(
-        trace,
-        "time_ordered",
-        lambda: trace.spans if _already_in_time_order(trace.spans) else trace.ordered,
-    )
+    """Every span in time order: `trace.spans` itself when already in that order, as ingested
+    traces are (the loader notes it as it reads)."""
+    return trace.ordered
 
 
 def tools_time_ordered(trace: Trace) -> list[Span]:
-    """`trace.tool_order`, likewise."""
+    """Tool calls in time order, likewise."""
+    return trace.tool_order
 
-    def build() -> list[Span]:
-        tools = trace.by_type.get("tool_call", [])
-        return tools if _already_in_time_order(tools) else trace.tool_order
 
-    return derived(trace, "tools_time_ordered", build)
+class Indexes:
+    """The trace indexes of spans listed in trace order, as a sorted sequence to bisect: each
+    read when a bisection asks for it, so no list of a million places is ever built."""
+
+    def __init__(self, spans: list[Span]) -> None:
+        self.spans = spans
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def __getitem__(self, i: int) -> int:
+        return self.spans[i].index
+
+    def upto(self, n: int) -> list[int]:
+        return [s.index for s in self.spans[:n]]
 
 
 EVIDENCE_LIMIT = 20  # span ids a verdict lists as its evidence

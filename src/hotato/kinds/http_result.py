@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from hotato.kinds._base import Evidence, Spec, kind
 from hotato.kinds._regex import matching_lines, pattern_problems
 from hotato.kinds._trace_util import as_object, derived, span_ids
@@ -50,21 +52,29 @@ def _validate(spec: HttpResult) -> list[str]:
 
 class Exchanges:
     """Every recorded exchange, its fields read once: method (upper case), URL and status code
-    as plain values, indexed by method and by URL; bodies decoded when first compared."""
+    as plain values, indexed by method, by status and by URL; bodies decoded when first
+    compared. Each distinct question (method, statuses, URL pattern) is answered once."""
 
     def __init__(self, trace: Trace) -> None:
         self.spans = trace.by_type.get("http_exchange", [])
         self.methods: list[str] = []
         self.statuses: list[int | None] = []
         self.by_method: dict[str, list[int]] = {}
+        self.by_status: dict[int | None, list[int]] = {}
         self.by_url: dict[str, list[int]] = {}
         for i, span in enumerate(self.spans):
-            method = str(span.read("method") or "").upper()
-            url = str(span.read("url") or "")
+            if span.attributes_raw:  # the fields may sit under attributes, under other names
+                method, url, code = span.read("method"), span.read("url"), _status(span)
+            else:  # only the span's own fields: what the field reader would find, read directly
+                method, url, code = span.method, span.url, span.status_code
+                if code is None and type(span.status) is int:
+                    code = span.status
+            method = str(method or "").upper()
             self.methods.append(method)
-            self.statuses.append(_status(span))
+            self.statuses.append(code)
             self.by_method.setdefault(method, []).append(i)
-            self.by_url.setdefault(url, []).append(i)
+            self.by_status.setdefault(code, []).append(i)
+            self.by_url.setdefault(str(url or ""), []).append(i)
         self.urls = list(self.by_url)
         self._bodies: dict[int, Any] = {}
 
@@ -82,6 +92,34 @@ class Exchanges:
             return {i for u in hits for i in self.by_url[self.urls[u]]}
 
         return derived(trace, ("http_url", pattern), build)
+
+    def matching(
+        self, trace: Trace, method: str | None, wanted: list[int] | None, url: str | None
+    ) -> list[int]:
+        """The exchanges with this method, one of these statuses and a URL matching `url`
+        (each None: any), ascending: read from the narrowest index, held to the others."""
+
+        def build() -> list[int]:
+            urls = self.with_url(trace, url) if url is not None else None
+            pools: list[Sequence[int]] = []
+            if method is not None:
+                pools.append(self.by_method.get(method, []))
+            if wanted is not None:
+                pools.append(sorted(i for c in set(wanted) for i in self.by_status.get(c, [])))
+            if urls is not None:
+                pools.append(sorted(urls))
+            pool = min(pools, key=len) if pools else range(len(self.spans))
+            methods, statuses = self.methods, self.statuses
+            return [
+                i
+                for i in pool
+                if (method is None or methods[i] == method)
+                and (wanted is None or statuses[i] in wanted)
+                and (urls is None or i in urls)
+            ]
+
+        key = ("http_match", method, None if wanted is None else tuple(wanted), url)
+        return derived(trace, key, build)
 
 
 def _status(span: Span) -> int | None:
@@ -102,21 +140,12 @@ def check(spec: HttpResult, ev: Evidence) -> Verdict:
         if spec.status is None
         else (spec.status if isinstance(spec.status, list) else [spec.status])
     )
-    # Start from the narrowest index the spec names, then hold each candidate to the rest.
-    urls = ex.with_url(trace, spec.url_matches) if spec.url_matches is not None else None
-    pool: Sequence[int] = range(len(ex.spans))
-    if method is not None:
-        pool = ex.by_method.get(method, [])
-    if urls is not None and len(urls) < len(pool):
-        pool = sorted(urls)
-    matched = [
-        ex.spans[i]
-        for i in pool
-        if (method is None or ex.methods[i] == method)
-        and (urls is None or i in urls)
-        and (wanted is None or ex.statuses[i] in wanted)
-        and (spec.response_subset is None or subset(spec.response_subset, ex.body(i)))
-    ]
+    found = ex.matching(trace, method, wanted, spec.url_matches)
+    body = spec.response_subset
+    if body is not None:
+        key = ("http_body", method, str(wanted), spec.url_matches, msgspec.json.encode(body))
+        found = derived(trace, key, lambda: [i for i in found if subset(body, ex.body(i))])
+    matched = [ex.spans[i] for i in found]
     if matched:
         return Verdict.passed(
             f"{len(matched)} recorded exchange(s) match", evidence=span_ids(matched)

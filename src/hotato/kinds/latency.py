@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from hotato.kinds._base import Evidence, Spec, kind
@@ -70,19 +71,36 @@ def _check_field(spec: Latency, timing: Any) -> Verdict:
     return Verdict.failed(f"{field} was {measured:g}, over {bound:g}", observed=measured)
 
 
-def _slowest(spans: list[Span]) -> tuple[float, Span] | None:
-    """The worst measured latency and its span (the first of equals); None if none measured."""
-    worst: tuple[float, Span] | None = None
-    for span in spans:
-        m = span.measured_latency_ms()
-        if m is not None and (worst is None or m > worst[0]):
-            worst = (m, span)
-    return worst
+class Measured:
+    """The measured latency of each span of a list, read once: the worst (the first of
+    equals) and the first that is negative (evidence that cannot be right)."""
+
+    def __init__(self, spans: list[Span]) -> None:
+        ms = list(map(_LATENCY, spans))  # most spans carry latency_ms itself: read in C
+        if None in ms:
+            ms = [m if m is not None else _measured(s) for m, s in zip(ms, spans, strict=True)]
+        known = [m for m in ms if m is not None]
+        self.slowest: tuple[float, Span] | None = None
+        self.negative: Span | None = None
+        if known:
+            worst = max(known)
+            self.slowest = (worst, spans[ms.index(worst)])
+            if min(known) < 0:
+                self.negative = next(
+                    s for m, s in zip(ms, spans, strict=True) if m is not None and m < 0
+                )
 
 
-def _negative(spans: list[Span]) -> Span | None:
-    """The first span whose measured latency is below zero: evidence that cannot be right."""
-    return next((s for s in spans if (m := s.measured_latency_ms()) is not None and m < 0), None)
+_LATENCY = attrgetter("latency_ms")
+
+
+def _measured(span: Span) -> float | None:
+    """`Span.measured_latency_ms` for a span without `latency_ms`, from its times directly
+    when it has no attributes to look in."""
+    if span.attributes_raw:
+        return span.measured_latency_ms()
+    start, end = span.start_sec, span.end_sec
+    return None if start is None or end is None else round((end - start) * 1000.0, 3)
 
 
 @kind(Latency, reads=_reads, validate=_validate)
@@ -95,12 +113,11 @@ def check(spec: Latency, ev: Evidence) -> Verdict:
         spans, what = ev.trace.tool_calls.get(spec.tool, []), f"tool {spec.tool!r}"
     else:
         spans, what = ev.trace.by_type.get(str(spec.span_type), []), f"{spec.span_type!r} spans"
-    key = ("latency", spec.tool, spec.span_type)
-    slowest = derived(ev.trace, key, lambda: _slowest(spans))
+    measured = derived(ev.trace, ("latency", spec.tool, spec.span_type), lambda: Measured(spans))
+    slowest, backwards = measured.slowest, measured.negative
     if slowest is None:
         return Verdict.inconclusive(f"no latency was measured for {what} ({len(spans)} span(s))")
     worst, span = slowest
-    backwards = derived(ev.trace, ("latency-negative", *key[1:]), lambda: _negative(spans))
     if backwards is not None:
         return Verdict.inconclusive(
             f"{what}: span {backwards.id} measures a negative latency (it ends before it "

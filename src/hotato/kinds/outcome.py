@@ -136,7 +136,7 @@ def _part(spec: Outcome, part: Part, ev: Evidence) -> tuple[bool | None, str]:
     present = derived(
         trace,
         ("field_present", tool, path),
-        lambda: results.any_value(lambda v: not missing(dotted(v, path))),
+        lambda: results.any_with(path.split(".")[0], lambda v: not missing(dotted(v, path))),
     )
     return present, f"field {part.field_present!r} {'is' if present else 'is not'} in the result"
 

@@ -8,7 +8,7 @@ from array import array
 import msgspec
 
 from hotato.kinds._base import Evidence, Spec, kind
-from hotato.kinds._trace_util import derived, span_ids, time_ordered
+from hotato.kinds._trace_util import Indexes, derived, span_ids, time_ordered
 from hotato.model.evidence import Span, Trace
 from hotato.model.results import Verdict
 from hotato.model.status import Source
@@ -54,11 +54,11 @@ def _validate(spec: Sequence) -> list[str]:
     return problems
 
 
-def _places(trace: Trace, step: Step) -> list[int]:
+def _places(trace: Trace, step: Step) -> list[int] | Indexes:
     """Where the step's spans sit in the trace's time order, ascending; once per step per run.
     An ingested trace is already in time order, so a span's place is its index."""
 
-    def build() -> list[int]:
+    def build() -> list[int] | Indexes:
         spans = (
             trace.tool_calls.get(step.tool, [])
             if step.tool is not None
@@ -66,7 +66,7 @@ def _places(trace: Trace, step: Step) -> list[int]:
         )
         ordered = time_ordered(trace)
         if ordered is trace.spans:
-            return [s.index for s in spans]
+            return Indexes(spans)
         rank = derived(trace, "time_rank", lambda: _ranks(ordered))
         return sorted([rank[s.index] for s in spans])
 

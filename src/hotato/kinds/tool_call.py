@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 from array import array
+from collections.abc import Mapping
 from itertools import islice
 from typing import Any
 
@@ -11,9 +12,8 @@ import msgspec
 
 from hotato.kinds._base import CountBounds, Evidence, Spec, bounds, kind
 from hotato.kinds._payloads import arguments_of
-from hotato.kinds._trace_util import as_object, derived, span_ids, tools_time_ordered
+from hotato.kinds._trace_util import Indexes, derived, span_ids, tools_time_ordered
 from hotato.model.evidence import Span, Trace
-from hotato.model.match import subset
 from hotato.model.results import Verdict
 from hotato.model.status import Source, Status
 
@@ -64,50 +64,34 @@ def _validate(spec: ToolCall) -> list[str]:
 
 
 def calls(trace: Trace, name: str, args_subset: dict[str, Any] | None) -> list[Span]:
-    """The calls of `name` whose arguments contain `args_subset`. The first question about a
-    tool reads its calls' raw bytes for the value asked (no decoding); from the second on, the
-    tool's arguments are decoded and indexed once (kinds._payloads) and every later question
-    costs its matches. So a run costs at most two passes per tool, however many ask."""
+    """The calls of `name` whose arguments contain `args_subset`, found by searching the
+    tool's raw arguments for bytes a match must hold (kinds._payloads): a question costs its
+    candidates, not the tool's calls."""
     spans = trace.tool_calls.get(name, [])
     if args_subset is None:
         return spans
-    asked: dict[str, int] = derived(trace, "arguments_asked", dict)
-    asked[name] = asked.get(name, 0) + 1
-    if asked[name] > 1:
-        found = arguments_of(trace, name)
-        return [found.spans[i] for i in found.matching(args_subset)]
-    needle = _needle(args_subset)
-    if needle is not None:  # read only the calls whose raw arguments could hold the value
-        spans = [s for s in spans if _may_hold(s, needle)]
-    return [s for s in spans if subset(args_subset, as_object(s.read("arguments")))]
-
-
-def _may_hold(span: Span, needle: bytes) -> bool:
-    raw = bytes(span.arguments_raw)
-    if not raw:  # the arguments may sit under `attributes`
-        return bool(span.attributes_raw)
-    return needle in raw or b"\\" in raw
-
-
-def _needle(args_subset: dict[str, Any]) -> bytes | None:
-    """Bytes any call matching `args_subset` has in its raw arguments, unless they hold an
-    escape: a top-level string value, as JSON writes it. Checking bytes is ~50x cheaper than
-    decoding the call's arguments to compare them."""
-    strings = [msgspec.json.encode(v) for v in args_subset.values() if isinstance(v, str)]
-    plain = [n for n in strings if b"\\" not in n]  # an escaped needle may be written otherwise
-    return max(plain, key=len) if plain else None
+    found = arguments_of(trace, name)
+    return [found.spans[i] for i in found.matching(args_subset)]
 
 
 EMPTY: array[int] = array("q")
 
 
-def _positions(trace: Trace) -> dict[str, array[int]]:
-    """Each tool's places in the time order of tool calls, for order checks by bisection."""
+Places = Mapping[str, "array[int] | Indexes"]
+
+
+def _positions(trace: Trace) -> tuple[Places, list[Span]]:
+    """Each tool's places in the time order of tool calls, for order checks by bisection, and
+    the list those places index. A trace already in time order (as ingested) needs no pass:
+    a call's place is its index in the trace, read from the tool's own list when bisected."""
+    tool_order = tools_time_ordered(trace)
+    if tool_order is trace.by_type.get("tool_call"):
+        return {n: Indexes(c) for n, c in trace.tool_calls.items()}, trace.spans
     places: dict[str, array[int]] = {}
-    for i, span in enumerate(tools_time_ordered(trace)):
+    for i, span in enumerate(tool_order):
         if span.name is not None:
             places.setdefault(span.name, array("q")).append(i)
-    return places
+    return places, tool_order
 
 
 def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
@@ -149,8 +133,7 @@ def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
 
 def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
     # The earliest in-order subsequence, found by bisecting each tool's places in the order.
-    places = derived(trace, "tool_positions", lambda: _positions(trace))
-    tool_order = tools_time_ordered(trace)
+    places, placed = derived(trace, "tool_positions", lambda: _positions(trace))
     hits: list[Span] = []
     at = -1
     for name in order:
@@ -159,13 +142,13 @@ def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
         if nxt == len(mine):
             break
         at = mine[nxt]
-        hits.append(tool_order[at])
+        hits.append(placed[at])
     step = len(hits)  # the steps that held; order[step] is where it broke
     if step == len(order):
         return Verdict.passed(
             f"tools ran in the required order {list(order)}", evidence=span_ids(hits)
         )
-    seen = [s.name for s in islice(tool_order, 20)]
+    seen = [s.name for s in islice(tools_time_ordered(trace), 20)]
     return Verdict.failed(
         f"required order {list(order)} broke at {order[step]!r}; tools ran in the order {seen}",
         evidence=span_ids(hits),
@@ -174,13 +157,12 @@ def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
 
 def _check_never_before(rule: NeverBefore, trace: Trace) -> Verdict:
     # The same time order require_order uses, so both parts of one kind agree on "before".
-    places = derived(trace, "tool_positions", lambda: _positions(trace))
-    tool_order = tools_time_ordered(trace)
+    places, placed = derived(trace, "tool_positions", lambda: _positions(trace))
     gates = places.get(rule.until, EMPTY)
-    gate = tool_order[gates[0]] if gates else None
+    gate = placed[gates[0]] if gates else None
     mine = places.get(rule.tool, EMPTY)
     cut = bisect.bisect_left(mine, gates[0]) if gates else len(mine)
-    early = [tool_order[i] for i in mine[:cut]]
+    early = [placed[i] for i in (mine.upto(cut) if isinstance(mine, Indexes) else mine[:cut])]
     if early:
         when = f"before {rule.until!r} ran" if gate else f"and {rule.until!r} never ran"
         return Verdict.failed(f"{rule.tool!r} was called {when}", evidence=span_ids(early))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from hotato.kinds._base import Evidence, Spec, kind
 from hotato.kinds._regex import compile_pattern, encoded, pattern_problems
 from hotato.kinds._trace_util import derived, error_text, span_ids
@@ -37,33 +40,52 @@ def _validate(spec: ToolError) -> list[str]:
     return pattern_problems(spec.error_matches)
 
 
-def _may_have_raised(span: Span) -> bool:
-    """What Span.raised() needs, read from raw bytes: an error, a status, attributes (which may
-    hold either), or `false` somewhere in the result (for `ok: false`). Most calls fail this
-    without decoding anything."""
-    return (
-        bool(span.error_raw)
-        or isinstance(span.status, str)
-        or bool(span.attributes_raw)
-        or (bool(span.result_raw) and b"false" in bytes(span.result_raw))
-    )
-
-
 class Raised:
     """Every error the trace records, found in one pass over its tool spans: in trace order,
-    each with its error text, and grouped by tool name."""
+    each with its error text, and grouped by tool name.
+
+    Only calls that may have raised are read (Span.raised() decodes fields): the trace's
+    `maybe_raised`, which its loader notes as it reads."""
 
     def __init__(self, trace: Trace) -> None:
-        tools = trace.by_type.get("tool_call", [])
-        found = [s for s in tools if _may_have_raised(s) and s.raised()]
+        raised: dict[tuple[Any, ...], bool] = {}
+        found = [s for s in trace.maybe_raised if _memo(raised, s, Span.raised)]
         found += trace.of_types(ERROR_SPAN_TYPES)
         found.sort(key=lambda s: s.index)
         self.spans = found
-        self.texts = {s.index: error_text(s) for s in found}
+        texts: dict[tuple[Any, ...], str] = {}
+        self.texts = {s.index: _memo(texts, s, error_text) for s in found}
         self.by_name: dict[str | None, list[Span]] = {None: found}
         for span in found:
             if span.name is not None:
                 self.by_name.setdefault(span.name, []).append(span)
+
+
+T = TypeVar("T")
+
+
+def _memo(memo: dict[tuple[Any, ...], T], span: Span, read: Callable[[Span], T]) -> T:
+    """`read(span)` once per distinct set of the fields it reads: a trace's errors repeat a few
+    shapes (the same timeout a thousand times), so each shape is read once."""
+    key = (
+        span.type,
+        span.status,
+        bytes(span.error_raw),
+        bytes(span.result_raw),
+        bytes(span.attributes_raw),
+    )
+    value = memo.get(key, _UNSEEN)
+    if value is _UNSEEN:
+        value = memo[key] = read(span)
+    return value
+
+
+_UNSEEN: Any = object()
+
+
+def _texts_matching(raised: Raised, matches: str) -> set[str]:
+    pattern = compile_pattern(matches)
+    return {t for t in set(raised.texts.values()) if pattern.search(encoded(t))}
 
 
 def errors(trace: Trace, name: str | None, matches: str | None = None) -> tuple[Raised, list[Span]]:
@@ -74,8 +96,11 @@ def errors(trace: Trace, name: str | None, matches: str | None = None) -> tuple[
         return raised, found
 
     def build() -> list[Span]:
-        pattern = compile_pattern(matches)
-        return [s for s in found if pattern.search(encoded(raised.texts[s.index]))]
+        # the pattern runs once per distinct error text (a trace repeats a few texts)
+        hit = derived(
+            trace, ("tool_error_texts", matches), lambda: _texts_matching(raised, matches)
+        )
+        return [s for s in found if raised.texts[s.index] in hit]
 
     return raised, derived(trace, ("tool_errors", name, matches), build)
 

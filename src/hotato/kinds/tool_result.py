@@ -39,7 +39,7 @@ def check(spec: ToolResult, ev: Evidence) -> Verdict:
         return Verdict.failed(
             f"tool {spec.name!r} produced no result span in the trace", observed=0
         )
-    matched = [spans[i] for i in results.matching(spec.result_subset)[:EVIDENCE_LIMIT]]
+    matched = [spans[i] for i in results.matching(spec.result_subset, EVIDENCE_LIMIT)]
     if matched:
         return Verdict.passed(
             f"tool {spec.name!r} returned a result containing {spec.result_subset}",

@@ -6,11 +6,11 @@ A trace that was not supplied is `None`; a trace that was supplied and holds no 
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import pairwise
 from typing import Any
 
 import msgspec
@@ -144,7 +144,8 @@ SPAN_KEYS = frozenset(_RAW_FIELDS) | _TYPED_FIELDS  # every key a span line name
 
 @dataclass
 class Trace:
-    """An ingested trace. Indexes are built once, on first use."""
+    """An ingested trace. Indexes are built once, on first use (or by the loader, as it reads:
+    see `TraceIndexer`)."""
 
     meta: dict[str, Any]
     spans: list[Span]
@@ -169,13 +170,26 @@ class Trace:
 
     @cached_property
     def tool_order(self) -> list[Span]:
-        """Tool-call spans in time order (stable on ties), for order and sequence checks."""
+        """Tool-call spans in time order (stable on ties), for order and sequence checks; the
+        trace-order list itself when it is already in time order."""
         return in_time_order(self.by_type.get("tool_call", []))
 
     @cached_property
     def ordered(self) -> list[Span]:
-        """Every span in time order (stable on ties)."""
+        """Every span in time order (stable on ties); `spans` itself when already in order."""
         return in_time_order(self.spans)
+
+    @cached_property
+    def with_attributes(self) -> frozenset[int]:
+        """The indexes of the spans that carry `attributes`, where the field reader may find a
+        field the span's own level lacks (traces ingest writes carry few or none)."""
+        return frozenset(s.index for s in self.spans if s.attributes_raw)
+
+    @cached_property
+    def maybe_raised(self) -> list[Span]:
+        """The tool calls that may have raised, in trace order: a superset of those whose
+        `raised()` is true, found without decoding anything (see `may_have_raised`)."""
+        return [s for s in self.by_type.get("tool_call", ()) if may_have_raised(s)]
 
     def of_types(self, types: frozenset[str]) -> list[Span]:
         found = [s for t in types for s in self.by_type.get(t, ())]
@@ -183,18 +197,111 @@ class Trace:
         return found
 
 
+def may_have_raised(span: Span, line: bytes | None = None) -> bool:
+    """What `Span.raised()` needs, read without decoding: an error, a status, attributes
+    (which may hold either), or `false` in the result's bytes (for `ok: false`); `line`, the
+    span's whole JSON line when the caller has it, is searched instead of the result."""
+    if span.error_raw or span.status is not None or span.attributes_raw:
+        return True
+    if not span.result_raw:
+        return False
+    return b"false" in (line if line is not None else bytes(span.result_raw))
+
+
+class TraceIndexer:
+    """The trace's indexes built while its spans are read, one `add` per span, so a loader's
+    single pass leaves nothing for the first check to scan: spans by type, tool calls by name,
+    and whether the spans (and the tool calls) are already in time order."""
+
+    def __init__(self) -> None:
+        self.spans: list[Span] = []
+        self.by_type: dict[str, list[Span]] = {}
+        self.tool_calls: dict[str, list[Span]] = {}
+        self.with_attributes: list[int] = []
+        self.maybe_raised: list[Span] = []
+        self._words: dict[str, str] = {}
+        self._last = self._last_tool = -math.inf
+        self._ordered = self._tools_ordered = True
+
+    def add(self, span: Span, line: bytes | None = None) -> None:
+        """Index the next span; `line`, its JSON line, lets the cheaper tests read bytes."""
+        # One string object per distinct span type and tool name, however many spans repeat
+        # it: a million-span trace holds a few dozen of each, not a million.
+        words = self._words
+        kind = span.type = words.setdefault(span.type, span.type)
+        span.index = len(self.spans)
+        if span.attributes_raw:
+            self.with_attributes.append(span.index)
+        self.spans.append(span)
+        group = self.by_type.get(kind)
+        if group is None:
+            group = self.by_type[kind] = []
+        group.append(span)
+        t = span.start_sec  # the time order's key (Span.time; untimed spans sort last)
+        if t is None:
+            t = span.time_sec
+            if t is None:
+                t = math.inf
+        if t < self._last:
+            self._ordered = False
+        self._last = t
+        if kind == "tool_call":
+            if may_have_raised(span, line):
+                self.maybe_raised.append(span)
+            if t < self._last_tool:
+                self._tools_ordered = False
+            self._last_tool = t
+            name = span.name
+            if name is not None:
+                name = span.name = words.setdefault(name, name)
+                calls = self.tool_calls.get(name)
+                if calls is None:
+                    calls = self.tool_calls[name] = []
+                calls.append(span)
+
+    def trace(self, meta: dict[str, Any], path: str | None = None) -> Trace:
+        trace = Trace(meta=meta, spans=self.spans, path=path)
+        seeded = trace.__dict__  # what the cached properties would compute, computed already
+        seeded["by_type"] = self.by_type
+        seeded["tool_calls"] = self.tool_calls
+        seeded["with_attributes"] = frozenset(self.with_attributes)
+        seeded["maybe_raised"] = self.maybe_raised
+        if self._ordered:
+            seeded["ordered"] = self.spans
+        if self._tools_ordered:
+            seeded["tool_order"] = self.by_type.get("tool_call", [])
+        return trace
+
+
 def _time_key(span: Span) -> float:
     t = span.time
     return t if t is not None else float("inf")
 
 
+def _already_in_time_order(spans: list[Span]) -> bool:
+    """Spans by start time, untimed last, ties in line order: the order `in_time_order` sorts
+    into. One comparison per span and no list of keys (most traces are written in order)."""
+    last = -math.inf
+    for span in spans:
+        t = span.start_sec  # Span.time, without a property call per span
+        if t is None:
+            t = span.time_sec
+            if t is None:
+                t = math.inf
+        if t < last:
+            return False
+        last = t
+    return True
+
+
 def in_time_order(spans: list[Span]) -> list[Span]:
     """Spans (given in trace order) by time, ties and untimed spans keeping trace order: a
-    stable sort on the time alone, skipped when the trace is already in order (ingest writes
-    it so). One float per span, not a tuple: a million spans stay within the memory budget."""
-    keys = [_time_key(s) for s in spans]
-    if all(a <= b for a, b in pairwise(keys)):
+    stable sort on the time alone, skipped (returning `spans` itself) when the trace is already
+    in order (ingest writes it so). One float per span, not a tuple: a million spans stay
+    within the memory budget."""
+    if _already_in_time_order(spans):
         return spans
+    keys = [_time_key(s) for s in spans]
     order = sorted(range(len(spans)), key=keys.__getitem__)
     return [spans[i] for i in order]
 
