@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import re
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -589,3 +591,42 @@ def test_each_question_of_a_kind_gets_its_own_answer(kind: str) -> None:
         )
         assert _outcome(grade(spec, fresh, {})) == _outcome(together)
     assert len({r.status for r in shared}) == 2, [r.reason for r in shared]  # not one answer
+
+
+# --- the loader's indexes ----------------------------------------------------------------------
+
+
+def _loaded(items: list[dict[str, Any]], tmp: Path) -> Trace:
+    """The trace as `load_trace` reads it from a file: its indexes built as each line is read."""
+    from hotato.evidence.trace import load_trace
+
+    path = tmp / "trace.jsonl"
+    meta = {"_meta": True, "schema": "hotato.voice_trace.v1"}
+    path.write_bytes(b"\n".join(msgspec.json.encode(x) for x in [meta, *items]) + b"\n")
+    return load_trace(path)
+
+
+@SETTINGS
+@given(st.lists(span_items(), max_size=24))
+def test_the_loaders_indexes_equal_the_computed_ones(items: list[dict[str, Any]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        seeded = _loaded(items, Path(tmp))
+    fresh = Trace(meta={}, spans=seeded.spans)  # the same spans, every index computed on use
+    for index in ("by_type", "tool_calls", "ordered", "tool_order", "with_attributes"):
+        assert getattr(seeded, index) == getattr(fresh, index), index
+    raised = [s for s in fresh.by_type.get("tool_call", []) if s.raised()]
+    assert set(map(id, raised)) <= set(map(id, seeded.maybe_raised))
+
+
+@SETTINGS
+@given(st.lists(span_items(), min_size=4, max_size=24), turns, mixes())
+def test_a_mix_graded_on_a_loaded_trace_equals_the_computed_indexes(
+    items: list[dict[str, Any]], pairs: list[tuple[str, str]], mix: list[dict[str, Any]]
+) -> None:
+    specs = [spec_of(item) for item in mix]
+    with tempfile.TemporaryDirectory() as tmp:
+        loaded = _loaded(items, Path(tmp))
+    fresh = Trace(meta={}, spans=copy.deepcopy(loaded.spans))
+    a = evaluate(specs, Sources(trace=loaded, transcript=transcript_of(pairs)))
+    b = evaluate(specs, Sources(trace=fresh, transcript=transcript_of(pairs)))
+    assert [_outcome(r) for r in a] == [_outcome(r) for r in b]
