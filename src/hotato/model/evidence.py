@@ -208,10 +208,19 @@ def may_have_raised(span: Span, line: bytes | None = None) -> bool:
     return b"false" in (line if line is not None else bytes(span.result_raw))
 
 
+# Raw payloads that repeat across spans (a result of `{"ok": true}` a hundred thousand times)
+# are kept once each; arguments are mostly one of a kind, so each is only copied out.
+_SHARED_LIMIT = 4096  # distinct values kept per field before a field's values are only copied
+
+
 class TraceIndexer:
     """The trace's indexes built while its spans are read, one `add` per span, so a loader's
     single pass leaves nothing for the first check to scan: spans by type, tool calls by name,
-    and whether the spans (and the tool calls) are already in time order."""
+    and whether the spans (and the tool calls) are already in time order.
+
+    It also keeps the spans compact. A span decoded from its line holds raw payloads that point
+    into that line, which would keep every line alive; `add` copies each payload out (sharing
+    one copy of each repeated value), so the line is freed once read."""
 
     def __init__(self) -> None:
         self.spans: list[Span] = []
@@ -219,6 +228,8 @@ class TraceIndexer:
         self.tool_calls: dict[str, list[Span]] = {}
         self.with_attributes: list[int] = []
         self.maybe_raised: list[Span] = []
+        # one memo per shared field: result, error, attributes, response
+        self._shared: list[dict[bytes, msgspec.Raw]] = [{}, {}, {}, {}]
         self._words: dict[str, str] = {}
         self._last = self._last_tool = -math.inf
         self._ordered = self._tools_ordered = True
@@ -230,6 +241,8 @@ class TraceIndexer:
         words = self._words
         kind = span.type = words.setdefault(span.type, span.type)
         span.index = len(self.spans)
+        if line is not None:
+            self._detach(span)
         if span.attributes_raw:
             self.with_attributes.append(span.index)
         self.spans.append(span)
@@ -258,6 +271,29 @@ class TraceIndexer:
                 if calls is None:
                     calls = self.tool_calls[name] = []
                 calls.append(span)
+
+    def _detach(self, span: Span) -> None:
+        """Copy the span's raw payloads out of its line (see the class)."""
+        if span.arguments_raw:
+            span.arguments_raw = span.arguments_raw.copy()
+        if span.result_raw:
+            span.result_raw = self._share(0, span.result_raw)
+        if span.error_raw:
+            span.error_raw = self._share(1, span.error_raw)
+        if span.attributes_raw:
+            span.attributes_raw = self._share(2, span.attributes_raw)
+        if span.response_raw:
+            span.response_raw = self._share(3, span.response_raw)
+
+    def _share(self, field: int, raw: msgspec.Raw) -> msgspec.Raw:
+        memo = self._shared[field]
+        key = bytes(raw)
+        kept = memo.get(key)
+        if kept is None:
+            kept = msgspec.Raw(key)
+            if len(memo) < _SHARED_LIMIT:
+                memo[key] = kept
+        return kept
 
     def trace(self, meta: dict[str, Any], path: str | None = None) -> Trace:
         trace = Trace(meta=meta, spans=self.spans, path=path)
