@@ -88,26 +88,29 @@ def _number(expected: dict[str, Any]) -> tuple[str, Any] | None:
 
 
 class Payloads:
-    """The calls of one tool (`spans`, trace order) and one payload field of theirs."""
+    """Spans (`spans`, trace order: one tool's calls, or the HTTP exchanges) and one payload
+    of theirs: `raws[i]` is the raw JSON of span i's payload (b"" where it has none), and
+    `decode` reads the payload as the field reader does. `loose` names spans whose payload
+    may be other than their raw bytes say (it may come from another field)."""
 
     def __init__(
         self,
         trace: Trace,
         spans: list[Span],
-        field: str,
+        raws: list[Any],
         decode: Callable[[Span], Any],
         recorded: Callable[[Span], bool],
+        loose: Iterable[int] = (),
     ) -> None:
         self.spans = spans
         self._decode = decode
-        raws = list(map(attrgetter(field), spans))  # raw JSON, b"" where the span has none
         self.hay = Haystack(raws)
         # calls whose payload the bytes cannot rule out: attributes, or an escape anywhere
         attributed = trace.with_attributes
         with_attributes = (
             [i for i, s in enumerate(spans) if s.index in attributed] if attributed else []
         )
-        self.loose = sorted({*with_attributes, *self.hay.containing(b"\\")})
+        self.loose = sorted({*with_attributes, *self.hay.containing(b"\\"), *loose})
         # recorded: a payload at the top level (null included), or one under attributes
         at_top = len(raws) - list(map(bool, raws)).count(False)
         at_top -= sum(1 for i in with_attributes if raws[i])
@@ -201,7 +204,8 @@ def arguments_of(trace: Trace, tool: str) -> Payloads:
     spans = trace.tool_calls.get(tool, [])
 
     def build() -> Payloads:
-        return Payloads(trace, spans, "arguments_raw", _arguments, _has_arguments)
+        raws = list(map(attrgetter("arguments_raw"), spans))
+        return Payloads(trace, spans, raws, _arguments, _has_arguments)
 
     return derived(trace, ("arguments", tool), build)
 
@@ -210,9 +214,12 @@ def results_of(trace: Trace, tool: str | None) -> Payloads:
     """Every call of `tool` (of any tool, for None) with its recorded result (ABSENT when it
     recorded none)."""
     spans = trace.tool_calls.get(tool, []) if tool is not None else _tool_spans(trace)
-    return derived(
-        trace, ("results", tool), lambda: Payloads(trace, spans, "result_raw", _result, _has_result)
-    )
+
+    def build() -> Payloads:
+        raws = list(map(attrgetter("result_raw"), spans))
+        return Payloads(trace, spans, raws, _result, _has_result)
+
+    return derived(trace, ("results", tool), build)
 
 
 def _tool_spans(trace: Trace) -> list[Span]:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable
+from heapq import merge
+from operator import itemgetter
 from typing import Any
 
 import msgspec
 
 from hotato.kinds._base import Evidence, Spec, kind
+from hotato.kinds._payloads import Payloads
 from hotato.kinds._regex import matching_lines, pattern_problems
-from hotato.kinds._trace_util import as_object, derived, span_ids
+from hotato.kinds._trace_util import EVIDENCE_LIMIT, as_object, derived, span_ids
 from hotato.model.evidence import Span, Trace
-from hotato.model.match import subset
 from hotato.model.results import Verdict
 from hotato.model.status import Source
 
@@ -76,12 +78,21 @@ class Exchanges:
             self.by_status.setdefault(code, []).append(i)
             self.by_url.setdefault(str(url or ""), []).append(i)
         self.urls = list(self.by_url)
-        self._bodies: dict[int, Any] = {}
 
-    def body(self, i: int) -> Any:
-        if i not in self._bodies:
-            self._bodies[i] = as_object(self.spans[i].read("response"))
-        return self._bodies[i]
+    def with_body(self, trace: Trace, expected: dict[str, Any]) -> set[int]:
+        """The exchanges whose response contains `expected`, once per distinct body asked:
+        the responses' raw bytes are searched for what a match must hold (kinds._payloads)."""
+
+        def bodies() -> Payloads:
+            spans = self.spans
+            # the field reader's response: `response`, else (absent or null) the `result`
+            raws = [s.response_raw or s.result_raw for s in spans]
+            loose = [i for i, s in enumerate(spans) if s.response_raw and s.result_raw]
+            return Payloads(trace, spans, raws, _body, _has_body, loose)
+
+        found = derived(trace, "http_bodies", bodies)
+        key = ("http_body", msgspec.json.encode(expected))
+        return derived(trace, key, lambda: set(found.matching(expected)))
 
     def with_url(self, trace: Trace, pattern: str) -> set[int]:
         """The exchanges whose URL matches `pattern`: the pattern runs once per run over the
@@ -101,25 +112,37 @@ class Exchanges:
 
         def build() -> list[int]:
             urls = self.with_url(trace, url) if url is not None else None
-            pools: list[Sequence[int]] = []
+            codes = None if wanted is None else set(wanted)
+            # (size, pool): a pool is built only when it is the narrowest
+            pools: list[tuple[int, Callable[[], Iterable[int]]]] = []
             if method is not None:
-                pools.append(self.by_method.get(method, []))
-            if wanted is not None:
-                pools.append(sorted(i for c in set(wanted) for i in self.by_status.get(c, [])))
+                mine = self.by_method.get(method, [])
+                pools.append((len(mine), lambda: mine))
+            if codes is not None:
+                lists = [self.by_status.get(c, []) for c in codes]
+                pools.append((sum(map(len, lists)), lambda: merge(*lists)))
             if urls is not None:
-                pools.append(sorted(urls))
-            pool = min(pools, key=len) if pools else range(len(self.spans))
+                pools.append((len(urls), lambda: sorted(urls)))
+            pool = min(pools, key=itemgetter(0))[1]() if pools else range(len(self.spans))
             methods, statuses = self.methods, self.statuses
             return [
                 i
                 for i in pool
                 if (method is None or methods[i] == method)
-                and (wanted is None or statuses[i] in wanted)
+                and (codes is None or statuses[i] in codes)
                 and (urls is None or i in urls)
             ]
 
         key = ("http_match", method, None if wanted is None else tuple(wanted), url)
         return derived(trace, key, build)
+
+
+def _body(span: Span) -> Any:
+    return as_object(span.read("response"))
+
+
+def _has_body(span: Span) -> bool:
+    return span.read("response") is not None
 
 
 def _status(span: Span) -> int | None:
@@ -141,14 +164,15 @@ def check(spec: HttpResult, ev: Evidence) -> Verdict:
         else (spec.status if isinstance(spec.status, list) else [spec.status])
     )
     found = ex.matching(trace, method, wanted, spec.url_matches)
-    body = spec.response_subset
-    if body is not None:
-        key = ("http_body", method, str(wanted), spec.url_matches, msgspec.json.encode(body))
-        found = derived(trace, key, lambda: [i for i in found if subset(body, ex.body(i))])
-    matched = [ex.spans[i] for i in found]
-    if matched:
-        return Verdict.passed(
-            f"{len(matched)} recorded exchange(s) match", evidence=span_ids(matched)
-        )
+    if spec.response_subset is not None:
+        with_body = ex.with_body(trace, spec.response_subset)
+        if len(with_body) < len(found):
+            among = set(found)
+            found = sorted(i for i in with_body if i in among)
+        else:
+            found = [i for i in found if i in with_body]
+    if found:
+        first = [ex.spans[i] for i in found[:EVIDENCE_LIMIT]]
+        return Verdict.passed(f"{len(found)} recorded exchange(s) match", evidence=span_ids(first))
     total = len(ex.spans)
     return Verdict.failed(f"none of the {total} recorded HTTP exchange(s) match", observed=total)
