@@ -59,10 +59,14 @@ def grade(spec: Spec, sources: Sources, done: dict[str, Result]) -> Result:
 
 
 def evaluate(
-    specs: list[Spec], sources: Sources, origins: dict[str, str] | None = None
+    specs: list[Spec],
+    sources: Sources,
+    origins: dict[str, str] | None = None,
+    order: list[Spec] | None = None,
 ) -> list[Result]:
-    """Results in document order; references are graded before whatever reads them."""
+    """Results in document order; references are graded before whatever reads them (`order`:
+    the specs' plan when the caller has it, see `AssertionSet.order`)."""
     done: dict[str, Result] = {}
-    for spec in plan(specs, origins):
+    for spec in order if order is not None else plan(specs, origins):
         done[spec.id] = grade(spec, sources, done)
     return [done[s.id] for s in specs]

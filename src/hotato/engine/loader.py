@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from hotato._documents import Document, load_document
@@ -24,6 +25,14 @@ class AssertionSet:
     policy: Policy | None = None
     source: str | None = None
     origins: dict[str, str] = field(default_factory=dict)  # id -> file or pack it came from
+
+    @cached_property
+    def order(self) -> list[Spec]:
+        """The specs in grading order, each after everything it references; worked out once
+        however many calls are graded. A cycle or an unknown id is refused (UsageError)."""
+        from hotato.engine.plan import plan
+
+        return plan(self.specs, self.origins)
 
 
 def find_overall_score(value: Any, path: str = "$") -> str | None:

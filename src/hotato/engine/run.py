@@ -33,7 +33,7 @@ class RunOutcome:
 def run(assertions: AssertionSet, sources: Sources, policy_flag: str | None = None) -> RunOutcome:
     policy = resolve_policy(policy_flag, assertions.policy)
     try:
-        results = evaluate(assertions.specs, sources, assertions.origins)
+        results = evaluate(assertions.specs, sources, order=assertions.order)
     finally:
         sources.close()
     code = exit_code([r for r in results if r.deterministic], policy)
