@@ -91,7 +91,35 @@ def span_items(draw: st.DrawFn) -> dict[str, Any]:
     elif kind in TERMINATION_TYPES:
         item["by"] = draw(st.sampled_from(["caller", "agent", None]))
         item["reason"] = draw(st.sampled_from(["completed", "Timeout", None]))
-    return {k: v for k, v in item.items() if v is not None or k in ("arguments", "result")}
+    if draw(st.integers(0, 2)) == 0:  # hotato 1.x traces keep fields under attributes too
+        item["attributes"] = draw(attribute_sets)
+    kept = ("arguments", "result", "response")  # a recorded null differs from none
+    return {k: v for k, v in item.items() if v is not None or k in kept}
+
+
+attribute_sets = st.dictionaries(
+    st.sampled_from(
+        [
+            "arguments",
+            "result",
+            "ok",
+            "error",
+            "status",
+            "http.method",
+            "http.url",
+            "http.status_code",
+            "response",
+            "response_body",
+            "latency_ms",
+            "target",
+            "digit",
+            "terminated_by",
+            "other",
+        ]
+    ),
+    payloads | st.sampled_from(["GET", "error", "failed", 200, 404, 5, "billing", "x", "\u0078"]),
+    max_size=3,
+)
 
 
 def trace_of(items: list[dict[str, Any]]) -> Trace:
@@ -298,18 +326,21 @@ def test_arguments_and_results_match_the_scan(
 
     trace = trace_of(items)
     spans = trace.tool_calls.get(tool, [])
-    by_args = [s.id for s in spans if subset(wanted, as_object(s.arguments()))]
+    # the plain definition: each call's payload as the field reader finds it (attributes too)
+    by_args = [s.id for s in spans if subset(wanted, as_object(s.read("arguments")))]
     result = run({"kind": "tool_call", "name": tool, "args_subset": wanted}, trace)
     assert result.status is (Status.PASS if by_args else Status.FAIL)
     assert result.evidence == by_args[:20]
-    by_result = [s.id for s in spans if s.has_result and subset(wanted, as_object(s.result()))]
+    by_result = [
+        s.id for s in spans if s.has_result and subset(wanted, as_object(s.read("result")))
+    ]
     result = run({"kind": "tool_result", "name": tool, "result_subset": wanted}, trace)
     if by_result:
         assert result.status is Status.PASS and result.evidence == by_result[:20]
     else:
         assert result.status is not Status.PASS
         if spans and all(s.has_result for s in spans):
-            assert result.observed == [as_object(s.result()) for s in spans][:5]
+            assert result.observed == [as_object(s.read("result")) for s in spans][:5]
 
 
 @SETTINGS

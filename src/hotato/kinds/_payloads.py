@@ -89,9 +89,11 @@ def _number(expected: dict[str, Any]) -> tuple[str, Any] | None:
 
 class Payloads:
     """Spans (`spans`, trace order: one tool's calls, or the HTTP exchanges) and one payload
-    of theirs: `raws[i]` is the raw JSON of span i's payload (b"" where it has none), and
-    `decode` reads the payload as the field reader does. `loose` names spans whose payload
-    may be other than their raw bytes say (it may come from another field)."""
+    of theirs: `raws[i]` is the raw JSON of span i's payload at its own level (b"" where it has
+    none), and `decode` reads the payload as the field reader does. When the span's own level
+    holds none (or null), the field reader looks under `attributes` for the keys in `names`: a
+    span whose attributes may hold one is searched by decoding it. `loose` names further spans
+    whose payload may be other than their raw bytes say."""
 
     def __init__(
         self,
@@ -100,17 +102,26 @@ class Payloads:
         raws: list[Any],
         decode: Callable[[Span], Any],
         recorded: Callable[[Span], bool],
+        names: tuple[str, ...],
         loose: Iterable[int] = (),
     ) -> None:
         self.spans = spans
         self._decode = decode
         self.hay = Haystack(raws)
-        # calls whose payload the bytes cannot rule out: attributes, or an escape anywhere
         attributed = trace.with_attributes
         with_attributes = (
             [i for i, s in enumerate(spans) if s.index in attributed] if attributed else []
         )
-        self.loose = sorted({*with_attributes, *self.hay.containing(b"\\"), *loose})
+        keys = [_encode(n) for n in names]
+        # calls whose payload the bytes cannot rule out: an escape anywhere, or a payload the
+        # field reader may take from attributes
+        self.loose = sorted(
+            {
+                *(i for i in with_attributes if _from_attributes(raws[i], spans[i], keys)),
+                *self.hay.containing(b"\\"),
+                *loose,
+            }
+        )
         # recorded: a payload at the top level (null included), or one under attributes
         at_top = len(raws) - list(map(bool, raws)).count(False)
         at_top -= sum(1 for i in with_attributes if raws[i])
@@ -171,6 +182,15 @@ class Payloads:
         return list(islice((v for v in values if v is not ABSENT), n))
 
 
+def _from_attributes(raw: Any, span: Span, keys: list[bytes]) -> bool:
+    """The field reader may take this span's payload from its attributes: its own level holds
+    none (or null), and its attributes' bytes name one of `keys` (or hold an escape)."""
+    if raw and bytes(raw) != b"null":
+        return False
+    attributes = bytes(span.attributes_raw)
+    return b"\\" in attributes or any(k in attributes for k in keys)
+
+
 def _holds(expected: Any, value: Any) -> bool:
     return value is not ABSENT and subset(expected, value)
 
@@ -205,7 +225,7 @@ def arguments_of(trace: Trace, tool: str) -> Payloads:
 
     def build() -> Payloads:
         raws = list(map(attrgetter("arguments_raw"), spans))
-        return Payloads(trace, spans, raws, _arguments, _has_arguments)
+        return Payloads(trace, spans, raws, _arguments, _has_arguments, ("arguments",))
 
     return derived(trace, ("arguments", tool), build)
 
@@ -217,7 +237,7 @@ def results_of(trace: Trace, tool: str | None) -> Payloads:
 
     def build() -> Payloads:
         raws = list(map(attrgetter("result_raw"), spans))
-        return Payloads(trace, spans, raws, _result, _has_result)
+        return Payloads(trace, spans, raws, _result, _has_result, ("result",))
 
     return derived(trace, ("results", tool), build)
 

@@ -87,8 +87,14 @@ class Exchanges:
             spans = self.spans
             # the field reader's response: `response`, else (absent or null) the `result`
             raws = [s.response_raw or s.result_raw for s in spans]
-            loose = [i for i, s in enumerate(spans) if s.response_raw and s.result_raw]
-            return Payloads(trace, spans, raws, _body, _has_body, loose)
+            # decoded, not searched: a null response (the result is read), or none at the top
+            # level beside attributes (which may hold `response` or `response_body` first)
+            loose = [
+                i
+                for i, s in enumerate(spans)
+                if (s.response_raw and s.result_raw) or (s.attributes_raw and not s.response_raw)
+            ]
+            return Payloads(trace, spans, raws, _body, _has_body, (), loose)
 
         found = derived(trace, "http_bodies", bodies)
         key = ("http_body", msgspec.json.encode(expected))

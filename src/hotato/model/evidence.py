@@ -197,11 +197,23 @@ class Trace:
         return found
 
 
+# The attributes' keys `raised()` reads (error, status, ok, result), as JSON writes them; an
+# escape may spell any of them.
+_FAILURE_KEYS = (b'"error"', b'"status"', b'"ok"', b'"result"', b"\\")
+
+
+def _names_a_failure(attributes: bytes) -> bool:
+    return any(k in attributes for k in _FAILURE_KEYS)
+
+
 def may_have_raised(span: Span, line: bytes | None = None) -> bool:
-    """What `Span.raised()` needs, read without decoding: an error, a status, attributes
-    (which may hold either), or `false` in the result's bytes (for `ok: false`); `line`, the
-    span's whole JSON line when the caller has it, is searched instead of the result."""
-    if span.error_raw or span.status is not None or span.attributes_raw:
+    """What `Span.raised()` needs, read without decoding: an error, a status, attributes that
+    name one of the fields it reads, or `false` in the result's bytes (for `ok: false`);
+    `line`, the span's whole JSON line when the caller has it, is searched instead of the
+    result."""
+    if span.error_raw or span.status is not None:
+        return True
+    if span.attributes_raw and _names_a_failure(bytes(span.attributes_raw)):
         return True
     if not span.result_raw:
         return False
