@@ -8,8 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hotato.adapters import open_state
+from hotato.adapters._compare import row_matches
+from hotato.adapters.sandbox import SandboxReader
 from hotato.model.errors import InputError
 from hotato.model.state import NoSnapshot, StateUnavailable
 
@@ -135,3 +139,28 @@ def test_malformed_sandboxes_are_refused(tmp_path: Path, doc: Any, message: str)
 def test_a_missing_before_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="does not exist"):
         open_state(sandbox(tmp_path, {"orders": []}), str(tmp_path / "nope.json"))
+
+
+# --- the column index answers as the plain scan does --------------------------------------------
+
+_values = st.one_of(
+    st.sampled_from([1, 1.0, True, False, 0, "1", "a", None, float("nan")]),
+    st.lists(st.sampled_from([1, "a"]), max_size=2),
+    st.fixed_dictionaries({"x": st.sampled_from([1, "a"])}),
+)
+_columns = st.sampled_from(["id", "status", "meta.x"])
+
+
+@settings(deadline=None)
+@given(
+    st.lists(st.dictionaries(st.sampled_from(["id", "status", "meta"]), _values), max_size=12),
+    st.dictionaries(_columns, _values, min_size=1, max_size=2),
+    st.dictionaries(_columns, _values, min_size=1, max_size=2),
+)
+def test_indexed_query_is_the_first_row_a_scan_finds(
+    rows: list[dict[str, Any]], first: dict[str, Any], second: dict[str, Any]
+) -> None:
+    reader = SandboxReader({"orders": rows}, "sandbox")
+    for filters in (first, second, first):  # the second question on a column reuses its index
+        scan = next((r for r in rows if row_matches(r, filters)), None)
+        assert reader.query("orders", filters) is scan

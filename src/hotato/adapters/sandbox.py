@@ -9,20 +9,43 @@ the questions it captured (its `_meta.captures`); a question it did not capture 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
+from heapq import merge
 from typing import Any, NoReturn
 
 import msgspec
 
 from hotato._io import read_json_file
-from hotato.adapters._compare import row_matches
+from hotato.adapters._compare import field_of, row_matches
 from hotato.adapters.snapshot import META_KEY, Capture, SnapshotMeta
 from hotato.model.errors import InputError, Problem
-from hotato.model.match import same
+from hotato.model.match import missing, same
 from hotato.model.state import NoSnapshot, StateUnavailable
 
 Rows = list[dict[str, Any]]
+
+
+def _indexable(value: Any) -> bool:
+    """A value a dict can find again: hashable, and equal to itself (NaN is not)."""
+    return isinstance(value, Hashable) and value == value
+
+
+def _column_index(rows: Rows, key: str) -> tuple[dict[Any, list[int]], list[int]]:
+    """Each row's place under the value it holds at `key` (equal numbers share a bucket: 1,
+    1.0 and True hash alike, and `same` then tells them apart), and the rows whose value
+    cannot be looked up (unhashable, or NaN), which every question tries."""
+    by_value: dict[Any, list[int]] = {}
+    anyhow: list[int] = []
+    for i, row in enumerate(rows):
+        got = field_of(row, key)
+        if missing(got):
+            continue
+        if _indexable(got):
+            by_value.setdefault(got, []).append(i)
+        else:
+            anyhow.append(i)
+    return by_value, anyhow
 
 
 class SandboxReader:
@@ -39,17 +62,36 @@ class SandboxReader:
         self.label = label
         self.phase = phase
         self.captures = captures
+        # (resource, column) -> (rows by the column's value, rows to try whatever is asked)
+        self._indexes: dict[tuple[str, str], tuple[dict[Any, list[int]], list[int]]] = {}
 
     def query(self, resource: str, filters: Mapping[str, Any]) -> dict[str, Any] | None:
         rows = self.tables.get(resource)
         if rows is None:
             self._no_answer(f"the {self.label} holds no resource {resource!r}")
-        for row in rows:
-            if row_matches(row, filters):
-                return row
+        for i in self._candidates(resource, rows, filters):
+            if row_matches(rows[i], filters):
+                return rows[i]
         if self.captures is not None:
             self._from_captures(resource, filters)
         return None
+
+    def _candidates(self, resource: str, rows: Rows, filters: Mapping[str, Any]) -> Iterable[int]:
+        """The rows that may match `filters`, in order: those holding the first filter's value
+        (from an index of that column, built once per resource and column), else every row.
+        Each is still held to `row_matches`: the index only narrows."""
+        key, want = next(iter(filters.items()), (None, None))
+        if (
+            key is None
+            or not isinstance(want, Hashable)
+            or (isinstance(want, float) and want != want)
+        ):
+            return range(len(rows))
+        index = self._indexes.get((resource, key))
+        if index is None:
+            index = self._indexes[(resource, key)] = _column_index(rows, key)
+        by_value, anyhow = index
+        return merge(by_value.get(want, ()), anyhow)
 
     def close(self) -> None:
         """Nothing to release: the document was read when the source was opened."""
