@@ -9,6 +9,9 @@ Scenarios (the targets on a 2-core machine):
 
   mix-1m-sN     1,000,000 spans, 1,000 assertions drawn at random (seed N) from every kind,
                 1,000 turns: < 4 s, < 500 MB
+  mix-1x-1m     mix-1m-s1 with the trace written in hotato 1.x's shapes (HTTP fields under
+                `http.*`, `ok` / `error_message` at the top level, results under `attributes`,
+                spaced JSON): the loader folds and the field reader looks further: < 4 s, < 500 MB
   mix-10k       1,000,000 spans, 10,000 assertions (a random mix): < 8 s
   many-turns    100,000 turns, 1,000 assertions leaning on pii, phrase, policy, count, order: < 3 s
   otlp-graded   `assert run --trace` on a 1,000,000-span OTLP/JSON export: < 12 s, < 600 MB
@@ -128,15 +131,40 @@ def _span(rng: random.Random, i: int, t: float) -> dict[str, Any]:
     return {"type": "hangup", "by": "agent", "reason": "timeout", "time_sec": at}
 
 
-def write_trace(path: Path, spans: int, seed: int) -> None:
+def _as_1x(rng: random.Random, span: dict[str, Any]) -> dict[str, Any]:
+    """The span as hotato 1.x traces often wrote it: HTTP fields under their OpenTelemetry
+    names, a tool's outcome as top-level `ok` / `error_message`, payloads under `attributes`,
+    and Python's default JSON spacing. The loader folds what it does not name into
+    `attributes`, and the field reader finds each under any of its names."""
+    kind = span["type"]
+    if kind == "http_exchange":
+        for key in ("method", "url", "status_code"):
+            if key in span:
+                span[f"http.{key}"] = span.pop(key)
+    elif kind == "tool_call":
+        roll = rng.random()
+        if roll < 0.2:
+            span["attributes"] = {"result": span.pop("result", None), "source": "1.x"}
+        elif roll < 0.3:
+            span["ok"] = not span.pop("error", None) and span.get("status") != "error"
+        elif roll < 0.32 and "error" in span:
+            span["error_message"] = span.pop("error")["message"]
+    return span
+
+
+def write_trace(path: Path, spans: int, seed: int, legacy: bool = False) -> None:
     rng = random.Random(seed)
     tmp = path.with_suffix(".tmp")
+    separators = (", ", ": ") if legacy else (",", ":")
     with tmp.open("w", encoding="utf-8") as out:
         out.write(json.dumps(META) + "\n")
         t = 0.0
         for i in range(spans - 1):
             t += 0.01
-            out.write(json.dumps(_span(rng, i, t), separators=(",", ":")) + "\n")
+            span = _span(rng, i, t)
+            if legacy:
+                span = _as_1x(rng, span)
+            out.write(json.dumps(span, separators=separators) + "\n")
         out.write(
             json.dumps(
                 {
@@ -247,6 +275,7 @@ def inputs(quick: bool) -> dict[str, Callable[[], Path]]:
     table: dict[str, Callable[[], Path]] = {}
     lazy("trace_1m", "trace-1m.jsonl", lambda p: write_trace(p, 1_000_000, 1))
     lazy("trace_2m", "trace-2m.jsonl", lambda p: write_trace(p, 2_000_000, 11))
+    lazy("trace_1x", "trace-1x-1m.jsonl", lambda p: write_trace(p, 1_000_000, 1, legacy=True))
     lazy("trace_100", "trace-100.jsonl", lambda p: write_trace(p, 100, 2))
     lazy("turns_1k", "transcript-1k.json", lambda p: write_transcript(p, 1_000, 3))
     lazy("turns_100k", "transcript-100k.json", lambda p: write_transcript(p, 100_000, 4))
@@ -351,6 +380,15 @@ def scenarios(p: dict[str, Callable[[], Path]], quick: bool) -> list[Scenario]:
         )
         for seed in seeds
     ]
+    rows.append(
+        Scenario(
+            "mix-1x-1m",
+            "the same, the trace in hotato 1.x's shapes (aliases, attributes)",
+            _grade("mix_1000_s1", "trace_1x", "turns_1k", p),
+            4.0,
+            500.0,
+        )
+    )
     if not quick:
         rows.append(
             Scenario(

@@ -354,7 +354,7 @@ def test_field_present_matches_the_scan(items: list[dict[str, Any]], tool: str, 
 
     trace = trace_of(items)
     spans = trace.tool_calls.get(tool, [])
-    known = [as_object(s.result()) for s in spans if s.has_result]
+    known = [as_object(s.read("result")) for s in spans if s.has_result]
     result = run({"kind": "outcome", "all_of": [{"tool": tool, "field_present": path}]}, trace)
     if not known:
         assert result.status is (Status.INCONCLUSIVE if spans else Status.FAIL)
@@ -430,11 +430,16 @@ def test_termination_matches_the_scan(
             item[key] = value
     result = run(item, trace)
     ends = [s for s in trace.spans if s.type in TERMINATION_TYPES]
+
+    def said(span: Span, field: str) -> str:  # whatever the span holds, as text
+        value = span.read(field)
+        return "" if value is None else str(value).lower()
+
     matched = [
         s.id
         for s in ends
-        if (reason is None or (s.read("reason") or "").lower() == reason)
-        and (by is None or (s.read("ended_by") or "").lower() == by)
+        if (reason is None or said(s, "reason") == reason)
+        and (by is None or said(s, "ended_by") == by)
     ]
     if matched:
         assert result.evidence == matched[:20]

@@ -22,7 +22,6 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from heapq import merge
 from itertools import accumulate, islice
 from operator import attrgetter
 from typing import Any
@@ -90,10 +89,13 @@ def _number(expected: dict[str, Any]) -> tuple[str, Any] | None:
 class Payloads:
     """Spans (`spans`, trace order: one tool's calls, or the HTTP exchanges) and one payload
     of theirs: `raws[i]` is the raw JSON of span i's payload at its own level (b"" where it has
-    none), and `decode` reads the payload as the field reader does. When the span's own level
-    holds none (or null), the field reader looks under `attributes` for the keys in `names`: a
-    span whose attributes may hold one is searched by decoding it. `loose` names further spans
-    whose payload may be other than their raw bytes say."""
+    none), and `decode` reads the payload as the field reader does (ABSENT where there is none).
+
+    The bytes searched are the raw bytes where they are the payload as written plainly. Where
+    they may not be, the payload is decoded once and searched as JSON writes it: a payload
+    holding an escape (`\\u0041` is `A`; a JSON string holding JSON), a span whose own level
+    holds none (or null) beside attributes naming one of `names` (the field reader looks there),
+    and the spans in `loose`."""
 
     def __init__(
         self,
@@ -101,31 +103,27 @@ class Payloads:
         spans: list[Span],
         raws: list[Any],
         decode: Callable[[Span], Any],
-        recorded: Callable[[Span], bool],
         names: tuple[str, ...],
         loose: Iterable[int] = (),
     ) -> None:
         self.spans = spans
         self._decode = decode
-        self.hay = Haystack(raws)
         attributed = trace.with_attributes
-        with_attributes = (
-            [i for i, s in enumerate(spans) if s.index in attributed] if attributed else []
-        )
         keys = [_encode(n) for n in names]
-        # calls whose payload the bytes cannot rule out: an escape anywhere, or a payload the
-        # field reader may take from attributes
-        self.loose = sorted(
-            {
-                *(i for i in with_attributes if _from_attributes(raws[i], spans[i], keys)),
-                *self.hay.containing(b"\\"),
-                *loose,
-            }
-        )
-        # recorded: a payload at the top level (null included), or one under attributes
-        at_top = len(raws) - list(map(bool, raws)).count(False)
-        at_top -= sum(1 for i in with_attributes if raws[i])
-        self.recorded = at_top + sum(1 for i in with_attributes if recorded(spans[i]))
+        rewrite = {*Haystack(raws).containing(b"\\"), *loose}
+        if attributed:  # hotato 1.x traces keep payloads under attributes too
+            found = enumerate(spans)
+            rewrite.update(
+                i for i, s in found if s.index in attributed and _from_attributes(raws[i], s, keys)
+            )
+        if rewrite:
+            raws = list(raws)
+            for i in rewrite:
+                value = decode(spans[i])
+                raws[i] = b"" if value is ABSENT else _encode(value)
+        self.hay = Haystack(raws)
+        # recorded: a payload at the span's own level (null included), or under attributes
+        self.recorded = len(raws) - list(map(bool, raws)).count(False)
         self._by_key: dict[str, dict[Any, list[int]]] = {}
 
     def value(self, i: int) -> Any:
@@ -159,7 +157,7 @@ class Payloads:
             found: Iterable[int] = self.hay.containing(min(keys, key=self.hay.count))
         else:
             found = self._keyed(number[0]).get(number[1], [])
-        return _unique(merge(found, self.loose))
+        return iter(found)
 
     def matching(self, expected: Any, limit: int | None = None) -> list[int]:
         """Positions (in `spans`) whose payload contains `expected`, in trace order; the first
@@ -173,7 +171,7 @@ class Payloads:
         needle = _encode(key)
         plain = not key.isdigit() and b"\\" not in needle
         pool = self.hay.containing(needle) if plain else range(len(self.spans))
-        values = (self.value(i) for i in _unique(merge(pool, self.loose)))
+        values = (self.value(i) for i in pool)
         return any(v is not ABSENT and test(v) for v in values)
 
     def first_recorded(self, n: int) -> list[Any]:
@@ -195,14 +193,6 @@ def _holds(expected: Any, value: Any) -> bool:
     return value is not ABSENT and subset(expected, value)
 
 
-def _unique(ordered: Iterator[int]) -> Iterator[int]:
-    last = -1
-    for i in ordered:
-        if i != last:
-            yield i
-            last = i
-
-
 def _arguments(span: Span) -> Any:
     return as_object(span.read("arguments"))
 
@@ -211,21 +201,13 @@ def _result(span: Span) -> Any:
     return as_object(span.read("result")) if span.has_result else ABSENT
 
 
-def _has_result(span: Span) -> bool:
-    return span.has_result
-
-
-def _has_arguments(span: Span) -> bool:
-    return span.read("arguments") is not None
-
-
 def arguments_of(trace: Trace, tool: str) -> Payloads:
     """Every call of `tool` with its arguments (JSON strings read as JSON)."""
     spans = trace.tool_calls.get(tool, [])
 
     def build() -> Payloads:
         raws = list(map(attrgetter("arguments_raw"), spans))
-        return Payloads(trace, spans, raws, _arguments, _has_arguments, ("arguments",))
+        return Payloads(trace, spans, raws, _arguments, ("arguments",))
 
     return derived(trace, ("arguments", tool), build)
 
@@ -237,7 +219,7 @@ def results_of(trace: Trace, tool: str | None) -> Payloads:
 
     def build() -> Payloads:
         raws = list(map(attrgetter("result_raw"), spans))
-        return Payloads(trace, spans, raws, _result, _has_result, ("result",))
+        return Payloads(trace, spans, raws, _result, ("result",))
 
     return derived(trace, ("results", tool), build)
 

@@ -94,7 +94,7 @@ class Exchanges:
                 for i, s in enumerate(spans)
                 if (s.response_raw and s.result_raw) or (s.attributes_raw and not s.response_raw)
             ]
-            return Payloads(trace, spans, raws, _body, _has_body, (), loose)
+            return Payloads(trace, spans, raws, _body, (), loose)
 
         found = derived(trace, "http_bodies", bodies)
         key = ("http_body", msgspec.json.encode(expected))
@@ -145,10 +145,6 @@ class Exchanges:
 
 def _body(span: Span) -> Any:
     return as_object(span.read("response"))
-
-
-def _has_body(span: Span) -> bool:
-    return span.read("response") is not None
 
 
 def _status(span: Span) -> int | None:
