@@ -10,7 +10,7 @@ from typing import Any
 from unittest.mock import patch
 
 import msgspec
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from hotato.engine.evaluate import Sources, evaluate
@@ -339,9 +339,12 @@ pattern_text = (
     .map("".join)
     .flatmap(lambda p: st.sampled_from([p, p + "+", f"({p})*", f"^{p}", f"{p}$", f"{p}|b$"]))
 )
-turn_text = st.lists(
-    st.sampled_from(["a", "b", "ab ", " ", "\n", "é", "x", "1", "A", "-"]), max_size=6
-).map("".join)
+TURN_PIECES = ["a", "b", "ab ", " ", "\n", "é", "x", "1", "A", "-"]
+turn_text = st.lists(st.sampled_from(TURN_PIECES), max_size=6).map("".join)
+# Turns holding no newline of their own: a hit inside one such turn is taken unconfirmed.
+plain_turn_text = st.lists(st.sampled_from(TURN_PIECES[:4] + TURN_PIECES[5:]), max_size=6).map(
+    "".join
+)
 
 
 def _valid(pattern: str) -> bool:
@@ -356,11 +359,16 @@ def _valid(pattern: str) -> bool:
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(
-    st.lists(st.tuples(st.sampled_from(["agent", "caller"]), turn_text), max_size=30),
+    st.lists(st.tuples(st.sampled_from(["agent", "caller"]), turn_text), max_size=30)
+    | st.lists(st.tuples(st.sampled_from(["agent", "caller"]), plain_turn_text), max_size=30),
     pattern_text.filter(_valid),
     st.sampled_from([None, "agent", "caller"]),
     st.booleans(),
 )
+# A turn's own newline: `^`/`$` there match in the joined text, not in the turn alone.
+@example([("agent", "x"), ("agent", "a\nb"), ("caller", "b")], "^b", None, False)
+@example([("agent", "a\nb"), ("agent", "ab")], "a$", "agent", False)
+@example([("agent", "ab"), ("agent", "b a")], "b\\s", None, False)  # a hit across two turns
 def test_matching_turns_is_a_search_of_every_turn(
     turns: list[tuple[str, str]], pattern: str, role: str | None, case: bool
 ) -> None:

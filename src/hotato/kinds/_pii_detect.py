@@ -40,16 +40,25 @@ _SPOKEN_EMAIL = compile_pattern(
 _NOT_A_MAILBOX = frozenset(b"us me you him her them it we i".split())
 # A bare nine-digit number is read as an SSN, and "john at example dot com" as an email, only
 # when the turn or the one before it is about one ("what's your social?").
-CUES = {
-    "ssn": compile_pattern(r"\b(?:social|ssn|s\.\s?s\.\s?n|s s n)\b"),
-    "email": compile_pattern(r"\be[\- ]?mail\b"),
+CUE_PATTERNS = {
+    "ssn": r"\b(?:social|ssn|s\.\s?s\.\s?n|s s n)\b",
+    "email": r"\be[\- ]?mail\b",
 }
+CUES = {name: compile_pattern(pattern) for name, pattern in CUE_PATTERNS.items()}
+# The fewest digits any numeric detector reads (a local phone number, NXX-XXXX): a text with
+# fewer holds no SSN, card or phone number, in any grouping.
+FEWEST_DIGITS = 7
+_NO_DIGITS = b"0123456789"
 
 
 def cues_in(text: str) -> frozenset[str]:
     """The cue words a turn carries, to read it and the turn after it."""
     data = encoded(text.lower())
     return frozenset(name for name, pattern in CUES.items() if pattern.search(data))
+
+
+def digit_count(data: bytes) -> int:
+    return len(data) - len(data.translate(None, _NO_DIGITS))
 
 
 @dataclass(frozen=True)
@@ -165,7 +174,7 @@ def _phone(run: Run) -> bool:
 
 def _email(text: bytes, spoken: bool, cued: bool) -> bool:
     if not spoken:
-        return _EMAIL.search(text) is not None
+        return b"@" in text and _EMAIL.search(text) is not None
     return cued and any(m.group(1) not in _NOT_A_MAILBOX for m in _SPOKEN_EMAIL.finditer(text))
 
 
@@ -181,7 +190,7 @@ def _scan_form(
         "phone": _phone,
     }
     numeric = [d for d in detectors if d in checks]
-    if numeric:
+    if numeric and digit_count(text) >= FEWEST_DIGITS:
         for run in digit_runs(text):
             found |= {d for d in numeric if d not in found and checks[d](run)}
             if found.issuperset(numeric):

@@ -38,6 +38,9 @@ _GAP_CHARS = b" \t\r\n\f,.;:-"
 _WORD = "|".join(
     w.decode() for w in (*_UNITS, *_ZERO_INSIDE, *_TEENS, *_TENS, *_REPEAT, *_SCALE, _PLUS)
 )
+# A text this pattern does not match has no number said in words: its spoken form holds the
+# digits its written form holds, regrouped at most.
+NUMBER_WORD = rf"\b(?:{_WORD})\b"
 # A run: number words and numerals, each apart from the next by at most four gap characters.
 _RUN = compile_pattern(rf"\b(?:{_WORD}|[0-9]+)\b(?:[\s,.;:\-]{{1,4}}(?:{_WORD}|[0-9]+)\b)*")
 _GAPS_TO_SPACE = bytes.maketrans(_GAP_CHARS, b" " * len(_GAP_CHARS))

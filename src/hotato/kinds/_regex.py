@@ -6,7 +6,7 @@ import bisect
 from array import array
 from collections.abc import Hashable, Iterator
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import re2
 
@@ -65,7 +65,10 @@ def encoded(text: str) -> bytes:
 # also a match at the same place in the joined text: `^`/`$` match at every turn's edges in
 # multi-line mode, and a newline on either side reads as the text's edge does for `\b`/`\B`.
 # A hit that only exists across turns, or after a newline inside one, fails its confirmation.
-# `\A`, `\z` and a pattern turning multi-line off are searched turn by turn.
+# A hit that lies inside one turn holding no newline of its own needs no confirmation: there
+# `^`/`$` match only at the turn's edges, as they do in the turn alone, and nothing else a
+# pattern can say reads past the turn. `\A`, `\z` and a pattern turning multi-line off are
+# searched turn by turn.
 
 JOIN_AT_LEAST = 64  # fewer turns than this: one call per turn is cheaper than joining them
 _TURN_BY_TURN = re2.compile(rb"\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m")
@@ -131,12 +134,18 @@ def iter_matching_lines(
     compiled = compile_pattern(pattern, case_sensitive)
     if len(texts) < max(JOIN_AT_LEAST, 1) or _TURN_BY_TURN.search(pattern.encode("utf-8")):
         return (i for i, text in enumerate(texts) if compiled.search(encoded(text)))
-    joined, starts = derived(owner, ("joined", key), lambda: _join(texts))
+    joined = derived(owner, ("joined", key), lambda: _join(texts))
     spanning = compile_pattern("(?m)" + pattern, case_sensitive)
-    return _confirmed(texts, joined, starts, spanning, compiled)
+    return _confirmed(texts, joined, spanning, compiled)
 
 
-def _join(texts: list[str]) -> tuple[bytes, array[int]]:
+class _Joined(NamedTuple):
+    text: bytes  # every text, a newline after each but the last
+    starts: array[int]  # where each text begins in `text`
+    plain: bool  # no text holds a newline of its own
+
+
+def _join(texts: list[str]) -> _Joined:
     starts: array[int] = array("q")
     parts = []
     at = 0
@@ -145,20 +154,22 @@ def _join(texts: list[str]) -> tuple[bytes, array[int]]:
         starts.append(at)
         parts.append(data)
         at += len(data) + 1
-    return b"\n".join(parts), starts
+    joined = b"\n".join(parts)
+    return _Joined(joined, starts, joined.count(b"\n") == len(texts) - 1)
 
 
-def _confirmed(
-    texts: list[str], joined: bytes, starts: array[int], spanning: Any, compiled: Any
-) -> Iterator[int]:
+def _confirmed(texts: list[str], joined: _Joined, spanning: Any, compiled: Any) -> Iterator[int]:
+    text, starts, last = joined.text, joined.starts, len(texts) - 1
     at = 0
     while True:
-        hit = spanning.search(joined, at)
+        hit = spanning.search(text, at)
         if hit is None:
             return
-        i = bisect.bisect_right(starts, hit.start()) - 1
-        if compiled.search(encoded(texts[i])):
+        start, end = hit.span()
+        i = bisect.bisect_right(starts, start) - 1
+        inside = end < starts[i + 1] if i < last else True
+        if (inside and joined.plain) or compiled.search(encoded(texts[i])):
             yield i
-        if i + 1 == len(texts):
+        if i == last:
             return
         at = starts[i + 1]  # the next text, whatever this hit spanned
