@@ -11,8 +11,10 @@ from unittest.mock import patch
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from hotato.kinds._pii_detect import DETECTORS, cues_in, scan
+from hotato.kinds._pii_detect import DETECTORS, LEAST_DIGITS, cues_in, scan
 from hotato.kinds._pii_scan import fired_turns
+from hotato.kinds._pii_spoken import NUMBER_WORD
+from hotato.kinds._regex import compile_pattern, encoded
 from hotato.model.evidence import Transcript, Turn
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -96,9 +98,19 @@ def test_the_candidate_turns_hold_every_hit(turns: list[str], join_at_least: int
 @given(texts, st.sets(st.sampled_from(["ssn", "email"])))
 @example("call 555-0142", set())  # seven digits: the shortest phone number
 @example("555 0142 or 5 5 5 0 1 4 2", set())
-def test_the_digit_floor_drops_no_identifier(text: str, cues: set[str]) -> None:
-    """A text with fewer than FEWEST_DIGITS digits skips the numeric detectors: with no floor at
-    all, the answer is the same."""
-    with patch("hotato.kinds._pii_detect.FEWEST_DIGITS", 0):
+@example("4111 1111 1111 1111 and 123 45 6789", set())  # regrouped in the spoken form
+@example("1 2 3 4 5 6 7 8 9", {"ssn"})
+@example("4222222222222", set())  # 13 digits: the shortest card
+@example("4 2 2 2 2 2 2 2 2 2 2 2 2", set())
+@example("5 5 5-0 1 4 2", set())
+@example("123-45-6789 and 4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1", set())
+def test_the_digit_floors_drop_no_identifier(text: str, cues: set[str]) -> None:
+    """A detector is not run on a text with fewer digits than it reads (LEAST_DIGITS), and a
+    text said without number words skips its spoken reading when too few digits are left: with
+    no floor at all, and the spoken form always read, the answer is the same."""
+    floorless = dict.fromkeys(LEAST_DIGITS, 0)
+    with patch.dict("hotato.kinds._pii_detect.LEAST_DIGITS", floorless):
         unguarded = scan(text, DETECTORS, frozenset(cues))
     assert scan(text, DETECTORS, frozenset(cues)) == unguarded
+    if compile_pattern(NUMBER_WORD).search(encoded(text.lower())) is None:
+        assert scan(text, DETECTORS, frozenset(cues), worded=False) == unguarded

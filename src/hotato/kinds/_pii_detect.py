@@ -45,9 +45,10 @@ CUE_PATTERNS = {
     "email": r"\be[\- ]?mail\b",
 }
 CUES = {name: compile_pattern(pattern) for name, pattern in CUE_PATTERNS.items()}
-# The fewest digits any numeric detector reads (a local phone number, NXX-XXXX): a text with
-# fewer holds no SSN, card or phone number, in any grouping.
-FEWEST_DIGITS = 7
+# The fewest digits each numeric detector reads (an SSN has nine, a card 13, the shortest phone
+# number, NXX-XXXX, seven): a text with fewer holds none, in any grouping.
+LEAST_DIGITS = {"ssn": 9, "card_luhn": 13, "phone": 7}
+FEWEST_DIGITS = min(LEAST_DIGITS.values())
 _NO_DIGITS = b"0123456789"
 
 
@@ -189,8 +190,9 @@ def _scan_form(
         "card_luhn": _card,
         "phone": _phone,
     }
-    numeric = [d for d in detectors if d in checks]
-    if numeric and digit_count(text) >= FEWEST_DIGITS:
+    digits = digit_count(text)
+    numeric = [d for d in detectors if d in checks and digits >= LEAST_DIGITS[d]]
+    if numeric:
         for run in digit_runs(text):
             found |= {d for d in numeric if d not in found and checks[d](run)}
             if found.issuperset(numeric):
@@ -199,15 +201,22 @@ def _scan_form(
 
 
 def scan(
-    text: str, detectors: Collection[str], cues: frozenset[str] = frozenset()
+    text: str, detectors: Collection[str], cues: frozenset[str] = frozenset(), worded: bool = True
 ) -> dict[str, Form]:
     """Which detectors fire on `text`, and whether on its written or its spoken form.
 
-    `cues` are the cue words of this turn and the one before it (see `cues_in`).
+    `cues` are the cue words of this turn and the one before it (see `cues_in`). `worded=False`
+    says the text says no number in words (`_pii_spoken.NUMBER_WORD` does not match it): its
+    spoken form then holds the written digits, regrouped at most, and is not read when too few
+    digits are left for the detectors still to answer.
     """
     written = encoded(text.lower())
     found: dict[str, Form] = dict.fromkeys(_scan_form(written, detectors, cues, False), "written")
-    rest = [d for d in detectors if d not in found]
+    # A spoken email is read only where cued; the spoken digits are the written ones unless worded.
+    rest = [d for d in detectors if d not in found and (d != "email" or "email" in cues)]
+    if rest and not worded:
+        digits = digit_count(written)
+        rest = [d for d in rest if d == "email" or digits >= LEAST_DIGITS[d]]
     if rest:
         spoken = spoken_form(written)
         if spoken is None:  # no number was said in words: only a spoken email is left to find

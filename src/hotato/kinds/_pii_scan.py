@@ -3,22 +3,21 @@
 Each detector judges a turn alone (with the cue words of that turn and the one before it), and
 most turns cannot hold an identifier at all: every detector needs an `@` (a written email), at
 least `FEWEST_DIGITS` digits (the shortest phone number), a number said in words, or an email
-cue (a spoken email). Those facts are read for the whole transcript in a few linear passes over
-its joined turns (`_regex.matching_lines`), and only the turns that have one of them go to the
-detectors, so 100,000 turns cost a handful of RE2 passes and a call per candidate turn, not
-several calls per turn. The answer is the one a scan of every turn gives (a property test holds
-it to that).
+cue (a spoken email). Those facts are read for the whole transcript at once: the words and the
+`@` in a few linear passes over its joined turns (`_regex.matching_lines`), the digits counted
+turn by turn (a pattern over the joined text would find seven digits across almost any run of
+turns, and confirm each). Only the turns that have one of them go to the detectors, so 100,000
+turns cost a handful of RE2 passes and a call per candidate turn, not several calls per turn.
+The answer is the one a scan of every turn gives (a property test holds it to that).
 """
 
 from __future__ import annotations
 
-from hotato.kinds._pii_detect import CUE_PATTERNS, DETECTORS, FEWEST_DIGITS, scan
+from hotato.kinds._pii_detect import CUE_PATTERNS, DETECTORS, FEWEST_DIGITS, digit_count, scan
 from hotato.kinds._pii_spoken import NUMBER_WORD
 from hotato.kinds._regex import matching_lines
 from hotato.model.evidence import Transcript, Turn
 
-# Any `FEWEST_DIGITS` digits in one turn (anything between them, newlines included).
-_DIGITS = f"(?:[0-9][^0-9]*){{{FEWEST_DIGITS - 1}}}[0-9]"
 _KEY = ("pii", "lowered")  # the joined lower-cased turns, shared by the passes below
 
 
@@ -34,12 +33,14 @@ def fired_turns(transcript: Transcript) -> list[tuple[Turn, dict[str, str]]]:
 
     cued = {name: set(lines(pattern)) for name, pattern in CUE_PATTERNS.items()}
     email_cued = cued.get("email", set())
-    candidates = set(lines("@")) | set(lines(_DIGITS)) | set(lines(NUMBER_WORD))
+    digits = {i for i, text in enumerate(lowered) if digit_count(text.encode()) >= FEWEST_DIGITS}
+    worded = set(lines(NUMBER_WORD))
+    candidates = digits | worded | set(lines("@"))
     candidates |= email_cued | {i + 1 for i in email_cued if i + 1 < len(turns)}
     fired: list[tuple[Turn, dict[str, str]]] = []
     for i in sorted(candidates):
         cues = frozenset(n for n, at in cued.items() if i in at or (i - 1) in at)
-        forms = scan(turns[i].text, DETECTORS, cues)
+        forms = scan(turns[i].text, DETECTORS, cues, worded=i in worded)
         if forms:
             fired.append((turns[i], dict(forms)))
     return fired

@@ -78,6 +78,18 @@ def _role_hits(transcript: Transcript, who: str) -> list[dict[str, Any]]:
     ]
 
 
+def _first_turns(found: list[dict[str, Any]], limit: int) -> list[str]:
+    """The first `limit` turns with a hit. Hits are in turn order, so a turn's hits are next to
+    one another, and the list stops at `limit` however many hits there are."""
+    turns: list[str] = []
+    for hit in found:
+        if not turns or turns[-1] != hit["turn_id"]:
+            if len(turns) == limit:
+                break
+            turns.append(hit["turn_id"])
+    return turns
+
+
 def _where(hit: dict[str, Any]) -> str:
     spoken = ", spoken" if hit["form"] == "spoken" else ""
     return f"{hit['detector']} in turn {hit['turn']} ({hit['role']}{spoken})"
@@ -99,6 +111,6 @@ def check(spec: Pii, ev: Evidence) -> Verdict:
     return Verdict.failed(
         f"{len(found)} identifier(s) spoken that must not leak: {shown}{more}",
         observed=len(found),
-        evidence=list(dict.fromkeys(h["turn_id"] for h in found))[:20],
+        evidence=_first_turns(found, 20),
         details={"hits": found},
     )
