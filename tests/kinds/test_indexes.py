@@ -403,3 +403,26 @@ def test_calls_by_argument_read_escaped_arguments() -> None:
         scan = [s for s in trace.tool_calls["a"] if subset(wanted, as_object(s.arguments()))]
         assert scan, wanted  # each is found somewhere above, escaped or not
         assert calls(trace, "a", wanted) == scan, wanted
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(pattern_text.filter(_valid), turn_text, st.integers(0, 8), st.booleans())
+def test_span_finder_is_the_wrappers_search(pattern: str, text: str, pos: int, case: bool) -> None:
+    from hotato.kinds._regex import compile_pattern, encoded, span_finder
+
+    compiled = compile_pattern(pattern, case)
+    data = encoded(text)
+    pos = min(pos, len(data))
+    hit = compiled.search(data, pos)
+    assert span_finder(compiled)(data, pos) == (None if hit is None else hit.span())
+
+
+def test_span_finder_falls_back_to_the_wrapper() -> None:
+    from hotato.kinds._regex import compile_pattern, span_finder
+
+    class Wrapped:  # a google-re2 release without the compiled object the fast path reads
+        def __init__(self, compiled: Any) -> None:
+            self.search = compiled.search
+
+    find = span_finder(Wrapped(compile_pattern("b+")))
+    assert find(b"abba", 0) == (1, 3) and find(b"abba", 3) is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from functools import lru_cache
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -30,6 +30,34 @@ def compile_pattern(pattern: str, case_sensitive: bool = False) -> Any:
         raise PatternError(
             f"pattern {clip(pattern)!r} cannot run on RE2: {clip(detail, 120)}"
         ) from None
+
+
+Span = tuple[int, int]
+
+
+def span_finder(compiled: Any) -> Callable[[bytes, int], Span | None]:
+    """Where `compiled` first matches `data` from `pos`, as (start, end), or None.
+
+    RE2's Python wrapper builds a generator and a Match object per search, most of the cost of a
+    search that hits early; a loop over many hits needs only the span, so it asks the compiled
+    RE2 object directly (the same call the wrapper makes), or the wrapper when a google-re2
+    release has no such object.
+    """
+    raw = getattr(compiled, "_regexp", None)
+    unanchored = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+    if raw is None or unanchored is None:
+
+        def via_wrapper(data: bytes, pos: int) -> Span | None:
+            hit = compiled.search(data, pos)
+            return None if hit is None else hit.span()
+
+        return via_wrapper
+
+    def direct(data: bytes, pos: int) -> Span | None:
+        start, end = raw.Match(unanchored, data, pos, len(data))[0]
+        return None if start < 0 else (start, end)
+
+    return direct
 
 
 def clip(text: str, limit: int = 80) -> str:
@@ -160,15 +188,16 @@ def _join(texts: list[str]) -> _Joined:
 
 def _confirmed(texts: list[str], joined: _Joined, spanning: Any, compiled: Any) -> Iterator[int]:
     text, starts, last = joined.text, joined.starts, len(texts) - 1
+    search, alone = span_finder(spanning), span_finder(compiled)
     at = 0
     while True:
-        hit = spanning.search(text, at)
+        hit = search(text, at)
         if hit is None:
             return
-        start, end = hit.span()
+        start, end = hit
         i = bisect.bisect_right(starts, start) - 1
         inside = end < starts[i + 1] if i < last else True
-        if (inside and joined.plain) or compiled.search(encoded(texts[i])):
+        if (inside and joined.plain) or alone(encoded(texts[i]), 0) is not None:
             yield i
         if i == last:
             return
