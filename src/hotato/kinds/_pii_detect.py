@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from hotato.kinds._pii_spoken import spoken_form
+from hotato.kinds._pii_spoken import most_digits, spoken_form
 from hotato.kinds._regex import compile_pattern, encoded
 
 DETECTORS: tuple[str, ...] = ("ssn", "card_luhn", "email", "phone")
@@ -201,22 +201,20 @@ def _scan_form(
 
 
 def scan(
-    text: str, detectors: Collection[str], cues: frozenset[str] = frozenset(), worded: bool = True
+    text: str, detectors: Collection[str], cues: frozenset[str] = frozenset()
 ) -> dict[str, Form]:
     """Which detectors fire on `text`, and whether on its written or its spoken form.
 
-    `cues` are the cue words of this turn and the one before it (see `cues_in`). `worded=False`
-    says the text says no number in words (`_pii_spoken.NUMBER_WORD` does not match it): its
-    spoken form then holds the written digits, regrouped at most, and is not read when too few
-    digits are left for the detectors still to answer.
+    `cues` are the cue words of this turn and the one before it (see `cues_in`). The spoken
+    form is read only for what it could still show: an email where one is cued, a number where
+    it could hold the digits the detector needs (`most_digits`).
     """
     written = encoded(text.lower())
     found: dict[str, Form] = dict.fromkeys(_scan_form(written, detectors, cues, False), "written")
-    # A spoken email is read only where cued; the spoken digits are the written ones unless worded.
     rest = [d for d in detectors if d not in found and (d != "email" or "email" in cues)]
-    if rest and not worded:
-        digits = digit_count(written)
-        rest = [d for d in rest if d == "email" or digits >= LEAST_DIGITS[d]]
+    if any(d != "email" for d in rest):
+        most = most_digits(written)
+        rest = [d for d in rest if d == "email" or most >= LEAST_DIGITS[d]]
     if rest:
         spoken = spoken_form(written)
         if spoken is None:  # no number was said in words: only a spoken email is left to find

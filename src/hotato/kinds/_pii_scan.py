@@ -34,13 +34,12 @@ def fired_turns(transcript: Transcript) -> list[tuple[Turn, dict[str, str]]]:
     cued = {name: set(lines(pattern)) for name, pattern in CUE_PATTERNS.items()}
     email_cued = cued.get("email", set())
     digits = {i for i, text in enumerate(lowered) if digit_count(text.encode()) >= FEWEST_DIGITS}
-    worded = set(lines(NUMBER_WORD))
-    candidates = digits | worded | set(lines("@"))
+    candidates = digits | set(lines(NUMBER_WORD)) | set(lines("@"))
     candidates |= email_cued | {i + 1 for i in email_cued if i + 1 < len(turns)}
     fired: list[tuple[Turn, dict[str, str]]] = []
     for i in sorted(candidates):
         cues = frozenset(n for n, at in cued.items() if i in at or (i - 1) in at)
-        forms = scan(turns[i].text, DETECTORS, cues, worded=i in worded)
+        forms = scan(turns[i].text, DETECTORS, cues)
         if forms:
             fired.append((turns[i], dict(forms)))
     return fired
