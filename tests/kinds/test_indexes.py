@@ -372,16 +372,24 @@ def _valid(pattern: str) -> bool:
 def test_matching_turns_is_a_search_of_every_turn(
     turns: list[tuple[str, str]], pattern: str, role: str | None, case: bool
 ) -> None:
-    from hotato.kinds._regex import compile_pattern, encoded, matching_turns
+    from hotato.kinds._regex import all_matching_turns, compile_pattern, encoded, matching_turns
     from hotato.model.evidence import Transcript, Turn
 
-    transcript = Transcript([Turn(i, r, t) for i, (r, t) in enumerate(turns)])
+    def transcript() -> Transcript:
+        return Transcript([Turn(i, r, t) for i, (r, t) in enumerate(turns)])
+
     compiled = compile_pattern(pattern, case)
-    naive = [t.index for t in transcript.of_role(role) if compiled.search(encoded(t.text))]
-    with patch("hotato.kinds._regex.JOIN_AT_LEAST", 0):  # the joined path, however few turns
-        assert [t.index for t in matching_turns(transcript, role, pattern, case)] == naive
-        # and again, from the joined text now kept on the transcript
-        assert [t.index for t in matching_turns(transcript, role, pattern, case)] == naive
+    naive = [t.index for t in transcript().of_role(role) if compiled.search(encoded(t.text))]
+    for join_at_least in (0, 64):  # the joined path however few turns, and turn by turn
+        with patch("hotato.kinds._regex.JOIN_AT_LEAST", join_at_least):
+            shared = transcript()
+            first = next(matching_turns(shared, role, pattern, case), None)  # a reader stops
+            assert ([first.index] if first else []) == naive[:1]
+            assert [t.index for t in all_matching_turns(shared, role, pattern, case)] == naive
+            # and again, from the search and joined text now kept on the transcript
+            assert [t.index for t in matching_turns(shared, role, pattern, case)] == naive
+            fresh = transcript()
+            assert [t.index for t in all_matching_turns(fresh, role, pattern, case)] == naive
 
 
 def test_calls_by_argument_read_escaped_arguments() -> None:

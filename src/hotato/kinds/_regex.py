@@ -21,9 +21,12 @@ class PatternError(ValueError):
 
 
 @lru_cache(maxsize=4096)
-def compile_pattern(pattern: str, case_sensitive: bool = False) -> Any:
+def compile_pattern(pattern: str, case_sensitive: bool = False, capture: bool = True) -> Any:
+    """`pattern` on RE2. `capture=False` when only where a match lies is read: RE2 then finds
+    the same matches without tracking the groups inside them."""
     options = re2.Options()
     options.case_sensitive = case_sensitive
+    options.never_capture = not capture
     options.log_errors = False
     try:
         return re2.compile(pattern.encode("utf-8"), options)
@@ -110,15 +113,29 @@ def matching_turns(
     """The turns (of `role`) whose text matches `pattern`, in transcript order. Searched once
     per (role, pattern, case) per transcript, however many assertions ask, and only as far as
     they read: a check that needs the first hit stops the search there."""
+
+    return iter(_found(transcript, role, pattern, case_sensitive))
+
+
+def all_matching_turns(
+    transcript: Transcript, role: str | None, pattern: str, case_sensitive: bool = False
+) -> list[Turn]:
+    """Every turn `matching_turns` yields, as a list (for a check that reads them all)."""
+    return _found(transcript, role, pattern, case_sensitive).all()
+
+
+def _found(
+    transcript: Transcript, role: str | None, pattern: str, case_sensitive: bool
+) -> Found[Turn]:
     who = "any" if role in (None, "any") else normalize_role(str(role))
 
     def build() -> Found[Turn]:
         turns = transcript.of_role(role)
         texts = derived(transcript, ("texts", who), lambda: [t.text for t in turns])
         hits = iter_matching_lines(transcript, ("turns", who), texts, pattern, case_sensitive)
-        return Found(turns[i] for i in hits)
+        return Found(map(turns.__getitem__, hits))
 
-    return iter(derived(transcript, ("turns_matching", who, pattern, case_sensitive), build))
+    return derived(transcript, ("turns_matching", who, pattern, case_sensitive), build)
 
 
 T = TypeVar("T")
@@ -148,6 +165,13 @@ class Found(Generic[T]):
                 return
             self._seen.append(hit)  # type: ignore[arg-type]
 
+    def all(self) -> list[T]:
+        """Every hit, the search run to its end (in one step, not a hit at a time)."""
+        if self._search is not None:
+            self._seen.extend(self._search)
+            self._search = None
+        return self._seen
+
 
 def matching_lines(
     owner: Any, key: Hashable, texts: list[str], pattern: str, case_sensitive: bool = False
@@ -161,11 +185,11 @@ def iter_matching_lines(
     owner: Any, key: Hashable, texts: list[str], pattern: str, case_sensitive: bool = False
 ) -> Iterator[int]:
     """`matching_lines`, lazily."""
-    compiled = compile_pattern(pattern, case_sensitive)
+    compiled = compile_pattern(pattern, case_sensitive, capture=False)
     if len(texts) < max(JOIN_AT_LEAST, 1) or _TURN_BY_TURN.search(pattern.encode("utf-8")):
         return (i for i, text in enumerate(texts) if compiled.search(encoded(text)))
     joined = derived(owner, ("joined", key), lambda: _join(texts))
-    spanning = compile_pattern("(?m)" + pattern, case_sensitive)
+    spanning = compile_pattern("(?m)" + pattern, case_sensitive, capture=False)
     return _confirmed(texts, joined, spanning, compiled)
 
 
