@@ -88,6 +88,7 @@ def every_turn_scanned(transcript: Transcript) -> list[tuple[int, dict[str, str]
 @given(st.lists(texts, max_size=24), st.sampled_from([0, 64]))
 @example(["what's your email?", "jo at example dot com"], 0)  # a cue read on the next turn
 @example(["my email is jo at example dot com"], 0)
+@example(["five five five, one two one two"], 0)  # seven digits, all said in words
 @example(["five five five one two one two", "4111 1111 1111 1111", "jo@example.com"], 0)
 def test_the_candidate_turns_hold_every_hit(turns: list[str], join_at_least: int) -> None:
     transcript = Transcript([Turn(i, "caller", text) for i, text in enumerate(turns)])
