@@ -9,17 +9,16 @@ the text it matched.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Literal
 
 from hotato.kinds._pii_spoken import most_digits, spoken_form
-from hotato.kinds._regex import compile_pattern, encoded
+from hotato.kinds._regex import compile_pattern, encoded, span_finder
 
 DETECTORS: tuple[str, ...] = ("ssn", "card_luhn", "email", "phone")
 Form = Literal["written", "spoken"]
 
-_RUN = compile_pattern(r"[0-9]+(?:[ .()\-]{1,3}[0-9]+)*")
+_RUN = compile_pattern(r"[0-9]+(?:[ .()\-]{1,3}[0-9]+)*", capture=False)
+_RUN_AT = span_finder(_RUN)
 _SEPARATORS_TO_SPACE = bytes.maketrans(b".()-", b"    ")
 _DIGITS_TO_NUL = bytes.maketrans(b"0123456789", b"\0" * 10)
 _LUHN_DOUBLED = bytes.maketrans(b"0123456789", bytes([0, 2, 4, 6, 8, 1, 3, 5, 7, 9]))
@@ -62,19 +61,20 @@ def digit_count(data: bytes) -> int:
     return len(data) - len(data.translate(None, _NO_DIGITS))
 
 
-@dataclass(frozen=True)
 class Run:
     """Digit groups apart by one to three of ` .()-` ("(555) 123-4567"), and whether a `+`
     led them. `shape` holds each group's length as one byte, so a shape such as 3-2-4 is
-    found with `bytes.find` rather than a Python loop over the groups."""
+    found with `bytes.find` rather than a Python loop over the groups. (A plain class: a run
+    is made for every number in every turn read, and a frozen dataclass costs several times
+    more to make.)"""
 
-    groups: list[bytes]
-    separators: list[bytes]  # separators[i] sits between groups[i] and groups[i + 1]
-    plus: bool
+    __slots__ = ("groups", "plus", "separators", "shape")
 
-    @cached_property
-    def shape(self) -> bytes:
-        return bytes(min(len(g), 255) for g in self.groups)
+    def __init__(self, groups: list[bytes], separators: list[bytes], plus: bool) -> None:
+        self.groups = groups
+        self.separators = separators  # separators[i] sits between groups[i] and groups[i + 1]
+        self.plus = plus
+        self.shape = bytes(min(len(g), 255) for g in groups)
 
     def at(self, shape: bytes) -> Iterator[int]:
         """Where groups of these lengths follow one another."""
@@ -89,9 +89,10 @@ class Run:
 
 
 def digit_runs(text: bytes) -> Iterator[Run]:
-    for match in _RUN.finditer(text):
-        start, end = match.span()
-        run = text[start:end]
+    at = 0
+    while (hit := _RUN_AT(text, at)) is not None:  # a run is never empty: search on from its end
+        start, at = hit
+        run = text[start:at]
         before = text[max(0, start - 2) : start]
         yield Run(
             groups=run.translate(_SEPARATORS_TO_SPACE).split(),

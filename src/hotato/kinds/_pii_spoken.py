@@ -13,6 +13,7 @@ Text outside those runs is copied unchanged. Works on lower-cased UTF-8 bytes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 
 from hotato.kinds._regex import compile_pattern
 
@@ -151,7 +152,7 @@ def most_digits(text: bytes) -> int:
     is only rewritten from such words and numerals, so a detector that needs more digits than
     this cannot fire on it."""
     words = text.translate(_NON_WORD_TO_SPACE).split()
-    return len(text.translate(None, _NOT_DIGITS)) + sum(_MOST_DIGITS.get(w, 0) for w in words)
+    return len(text.translate(None, _NOT_DIGITS)) + sum(map(_MOST_DIGITS.get, words, repeat(0)))
 
 
 def spoken_form(text: bytes) -> bytes | None:
