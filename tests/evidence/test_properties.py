@@ -183,6 +183,49 @@ def test_transcript_loader_turn_shaped_objects(folder: Path, turns: list[Any], s
         assert len(loaded.turns) == len(turns)
 
 
+well_typed_turn = st.fixed_dictionaries(
+    {},
+    optional={
+        "role": st.sampled_from(["agent", "User", "assistant", "supervisor", ""]) | json_values,
+        "speaker": st.sampled_from(["caller", "bot"]),
+        "text": st.text(max_size=10),
+        "content": st.text(max_size=10),
+        "start": st.none() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False),
+        "end": st.none() | st.integers(0, 10) | st.booleans(),
+        "extra": json_values,
+    },
+)
+
+
+@SETTINGS
+@given(
+    st.lists(turn_like | well_typed_turn, max_size=5),
+    st.sampled_from(["list", "segments", "nested", "nested list", "both"]),
+)
+def test_the_typed_transcript_path_reads_as_the_generic_one(
+    folder: Path, turns: list[Any], shape: str
+) -> None:
+    """A transcript is decoded straight into typed turns when it can be; whenever it is, the
+    transcript is the one the generic reading (`parse_transcript`) gives, and a file it cannot
+    take is read, and refused, the generic way."""
+    from hotato.evidence.transcript import _typed
+
+    doc: Any = {
+        "list": turns,
+        "segments": {"segments": turns},
+        "nested": {"transcript": {"segments": turns}},
+        "nested list": {"transcript": turns},
+        "both": {"segments": turns, "transcript": {"segments": []}},
+    }[shape]
+    data = json.dumps(doc).encode()
+    generic = only_input_errors(lambda: parse_transcript(json.loads(data), "turns.json"))
+    typed = _typed(data, "turns.json")
+    assert typed is None or typed == generic
+    if typed is None:
+        path = _file(folder, "turns.json", data)
+        assert only_input_errors(lambda: load_transcript(path)) == generic
+
+
 # --- assertion files ------------------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from unittest.mock import patch
 
 import msgspec
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from hotato.engine.evaluate import Sources, evaluate
@@ -339,9 +339,12 @@ pattern_text = (
     .map("".join)
     .flatmap(lambda p: st.sampled_from([p, p + "+", f"({p})*", f"^{p}", f"{p}$", f"{p}|b$"]))
 )
-turn_text = st.lists(
-    st.sampled_from(["a", "b", "ab ", " ", "\n", "é", "x", "1", "A", "-"]), max_size=6
-).map("".join)
+TURN_PIECES = ["a", "b", "ab ", " ", "\n", "é", "x", "1", "A", "-"]
+turn_text = st.lists(st.sampled_from(TURN_PIECES), max_size=6).map("".join)
+# Turns holding no newline of their own: a hit inside one such turn is taken unconfirmed.
+plain_turn_text = st.lists(st.sampled_from(TURN_PIECES[:4] + TURN_PIECES[5:]), max_size=6).map(
+    "".join
+)
 
 
 def _valid(pattern: str) -> bool:
@@ -356,24 +359,37 @@ def _valid(pattern: str) -> bool:
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(
-    st.lists(st.tuples(st.sampled_from(["agent", "caller"]), turn_text), max_size=30),
+    st.lists(st.tuples(st.sampled_from(["agent", "caller"]), turn_text), max_size=30)
+    | st.lists(st.tuples(st.sampled_from(["agent", "caller"]), plain_turn_text), max_size=30),
     pattern_text.filter(_valid),
     st.sampled_from([None, "agent", "caller"]),
     st.booleans(),
 )
+# A turn's own newline: `^`/`$` there match in the joined text, not in the turn alone.
+@example([("agent", "x"), ("agent", "a\nb"), ("caller", "b")], "^b", None, False)
+@example([("agent", "a\nb"), ("agent", "ab")], "a$", "agent", False)
+@example([("agent", "ab"), ("agent", "b a")], "b\\s", None, False)  # a hit across two turns
 def test_matching_turns_is_a_search_of_every_turn(
     turns: list[tuple[str, str]], pattern: str, role: str | None, case: bool
 ) -> None:
-    from hotato.kinds._regex import compile_pattern, encoded, matching_turns
+    from hotato.kinds._regex import all_matching_turns, compile_pattern, encoded, matching_turns
     from hotato.model.evidence import Transcript, Turn
 
-    transcript = Transcript([Turn(i, r, t) for i, (r, t) in enumerate(turns)])
+    def transcript() -> Transcript:
+        return Transcript([Turn(i, r, t) for i, (r, t) in enumerate(turns)])
+
     compiled = compile_pattern(pattern, case)
-    naive = [t.index for t in transcript.of_role(role) if compiled.search(encoded(t.text))]
-    with patch("hotato.kinds._regex.JOIN_AT_LEAST", 0):  # the joined path, however few turns
-        assert [t.index for t in matching_turns(transcript, role, pattern, case)] == naive
-        # and again, from the joined text now kept on the transcript
-        assert [t.index for t in matching_turns(transcript, role, pattern, case)] == naive
+    naive = [t.index for t in transcript().of_role(role) if compiled.search(encoded(t.text))]
+    for join_at_least in (0, 64):  # the joined path however few turns, and turn by turn
+        with patch("hotato.kinds._regex.JOIN_AT_LEAST", join_at_least):
+            shared = transcript()
+            first = next(matching_turns(shared, role, pattern, case), None)  # a reader stops
+            assert ([first.index] if first else []) == naive[:1]
+            assert [t.index for t in all_matching_turns(shared, role, pattern, case)] == naive
+            # and again, from the search and joined text now kept on the transcript
+            assert [t.index for t in matching_turns(shared, role, pattern, case)] == naive
+            fresh = transcript()
+            assert [t.index for t in all_matching_turns(fresh, role, pattern, case)] == naive
 
 
 def test_calls_by_argument_read_escaped_arguments() -> None:
@@ -395,3 +411,26 @@ def test_calls_by_argument_read_escaped_arguments() -> None:
         scan = [s for s in trace.tool_calls["a"] if subset(wanted, as_object(s.arguments()))]
         assert scan, wanted  # each is found somewhere above, escaped or not
         assert calls(trace, "a", wanted) == scan, wanted
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(pattern_text.filter(_valid), turn_text, st.integers(0, 8), st.booleans())
+def test_span_finder_is_the_wrappers_search(pattern: str, text: str, pos: int, case: bool) -> None:
+    from hotato.kinds._regex import compile_pattern, encoded, span_finder
+
+    compiled = compile_pattern(pattern, case)
+    data = encoded(text)
+    pos = min(pos, len(data))
+    hit = compiled.search(data, pos)
+    assert span_finder(compiled)(data, pos) == (None if hit is None else hit.span())
+
+
+def test_span_finder_falls_back_to_the_wrapper() -> None:
+    from hotato.kinds._regex import compile_pattern, span_finder
+
+    class Wrapped:  # a google-re2 release without the compiled object the fast path reads
+        def __init__(self, compiled: Any) -> None:
+            self.search = compiled.search
+
+    find = span_finder(Wrapped(compile_pattern("b+")))
+    assert find(b"abba", 0) == (1, 3) and find(b"abba", 3) is None

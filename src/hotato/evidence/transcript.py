@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from hotato._io import read_bytes
 from hotato.model.errors import InputError, Problem
@@ -20,6 +21,9 @@ def load_transcript(path: str | os.PathLike[str]) -> Transcript:
     """A transcript file (a list of turns, or a segments object); InputError when malformed."""
     name = str(path)
     data = read_bytes(path, "transcript").removeprefix(b"\xef\xbb\xbf")  # a UTF-8 BOM is not data
+    fast = _typed(data, name)
+    if fast is not None:
+        return fast
     try:
         doc = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
@@ -31,6 +35,73 @@ def load_transcript(path: str | os.PathLike[str]) -> Transcript:
         return parse_transcript(doc, name)
     except InputError as exc:
         raise _with_lines(exc, data, name) from None
+
+
+class _Segment(msgspec.Struct):
+    """A turn as the common case writes it: string role and text, numbers or nulls for times.
+    Anything else (a missing role, a boolean time, ...) leaves the typed path for
+    `parse_transcript`, which says what is wrong and where."""
+
+    role: str | UnsetType = UNSET
+    speaker: str | UnsetType = UNSET
+    text: str | UnsetType = UNSET
+    content: str | UnsetType = UNSET
+    start: int | float | None = None
+    end: int | float | None = None
+
+
+class _Inner(msgspec.Struct):
+    segments: list[_Segment]
+
+
+class _Wrapped(msgspec.Struct):
+    segments: list[_Segment] | UnsetType = UNSET
+    transcript: _Inner | list[_Segment] | UnsetType = UNSET
+
+
+_TYPED = msgspec.json.Decoder(list[_Segment] | _Wrapped)
+
+
+def _typed(data: bytes, name: str) -> Transcript | None:
+    """The transcript decoded straight into typed turns (several times faster on a long call
+    than walking generic JSON), or None when the file is anything but the plain shapes with
+    well-typed turns: `parse_transcript` then reads it, the one definition of what a transcript
+    holds, and reports its problems."""
+    try:
+        doc = _TYPED.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if isinstance(doc, _Wrapped):
+        inner = doc.transcript
+        if not isinstance(doc.segments, UnsetType):
+            doc = doc.segments
+        elif isinstance(inner, _Inner):
+            doc = inner.segments
+        elif isinstance(inner, list):
+            doc = inner
+        else:
+            return None
+    roles: dict[str, str] = {}
+    turns: list[Turn] = []
+    for seg in doc:
+        role = seg.role if not isinstance(seg.role, UnsetType) else seg.speaker
+        text = seg.text if not isinstance(seg.text, UnsetType) else seg.content
+        if isinstance(role, UnsetType) or not role or isinstance(text, UnsetType):
+            return None
+        known = roles.get(role)
+        if known is None:
+            known = roles[role] = normalize_role(role)
+        start, end = seg.start, seg.end
+        turns.append(
+            Turn(
+                len(turns),
+                known,
+                text,
+                None if start is None else float(start),
+                None if end is None else float(end),
+            )
+        )
+    return Transcript(turns, path=name)
 
 
 def _line_col(data: bytes, message: str) -> tuple[int | None, int | None]:

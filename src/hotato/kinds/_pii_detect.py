@@ -9,17 +9,16 @@ the text it matched.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Literal
 
-from hotato.kinds._pii_spoken import spoken_form
-from hotato.kinds._regex import compile_pattern, encoded
+from hotato.kinds._pii_spoken import most_digits, spoken_form
+from hotato.kinds._regex import compile_pattern, encoded, span_finder
 
 DETECTORS: tuple[str, ...] = ("ssn", "card_luhn", "email", "phone")
 Form = Literal["written", "spoken"]
 
-_RUN = compile_pattern(r"[0-9]+(?:[ .()\-]{1,3}[0-9]+)*")
+_RUN = compile_pattern(r"[0-9]+(?:[ .()\-]{1,3}[0-9]+)*", capture=False)
+_RUN_AT = span_finder(_RUN)
 _SEPARATORS_TO_SPACE = bytes.maketrans(b".()-", b"    ")
 _DIGITS_TO_NUL = bytes.maketrans(b"0123456789", b"\0" * 10)
 _LUHN_DOUBLED = bytes.maketrans(b"0123456789", bytes([0, 2, 4, 6, 8, 1, 3, 5, 7, 9]))
@@ -40,10 +39,16 @@ _SPOKEN_EMAIL = compile_pattern(
 _NOT_A_MAILBOX = frozenset(b"us me you him her them it we i".split())
 # A bare nine-digit number is read as an SSN, and "john at example dot com" as an email, only
 # when the turn or the one before it is about one ("what's your social?").
-CUES = {
-    "ssn": compile_pattern(r"\b(?:social|ssn|s\.\s?s\.\s?n|s s n)\b"),
-    "email": compile_pattern(r"\be[\- ]?mail\b"),
+CUE_PATTERNS = {
+    "ssn": r"\b(?:social|ssn|s\.\s?s\.\s?n|s s n)\b",
+    "email": r"\be[\- ]?mail\b",
 }
+CUES = {name: compile_pattern(pattern) for name, pattern in CUE_PATTERNS.items()}
+# The fewest digits each numeric detector reads (an SSN has nine, a card 13, the shortest phone
+# number, NXX-XXXX, seven): a text with fewer holds none, in any grouping.
+LEAST_DIGITS = {"ssn": 9, "card_luhn": 13, "phone": 7}
+FEWEST_DIGITS = min(LEAST_DIGITS.values())
+_NO_DIGITS = b"0123456789"
 
 
 def cues_in(text: str) -> frozenset[str]:
@@ -52,19 +57,24 @@ def cues_in(text: str) -> frozenset[str]:
     return frozenset(name for name, pattern in CUES.items() if pattern.search(data))
 
 
-@dataclass(frozen=True)
+def digit_count(data: bytes) -> int:
+    return len(data) - len(data.translate(None, _NO_DIGITS))
+
+
 class Run:
     """Digit groups apart by one to three of ` .()-` ("(555) 123-4567"), and whether a `+`
     led them. `shape` holds each group's length as one byte, so a shape such as 3-2-4 is
-    found with `bytes.find` rather than a Python loop over the groups."""
+    found with `bytes.find` rather than a Python loop over the groups. (A plain class: a run
+    is made for every number in every turn read, and a frozen dataclass costs several times
+    more to make.)"""
 
-    groups: list[bytes]
-    separators: list[bytes]  # separators[i] sits between groups[i] and groups[i + 1]
-    plus: bool
+    __slots__ = ("groups", "plus", "separators", "shape")
 
-    @cached_property
-    def shape(self) -> bytes:
-        return bytes(min(len(g), 255) for g in self.groups)
+    def __init__(self, groups: list[bytes], separators: list[bytes], plus: bool) -> None:
+        self.groups = groups
+        self.separators = separators  # separators[i] sits between groups[i] and groups[i + 1]
+        self.plus = plus
+        self.shape = bytes(min(len(g), 255) for g in groups)
 
     def at(self, shape: bytes) -> Iterator[int]:
         """Where groups of these lengths follow one another."""
@@ -79,9 +89,10 @@ class Run:
 
 
 def digit_runs(text: bytes) -> Iterator[Run]:
-    for match in _RUN.finditer(text):
-        start, end = match.span()
-        run = text[start:end]
+    at = 0
+    while (hit := _RUN_AT(text, at)) is not None:  # a run is never empty: search on from its end
+        start, at = hit
+        run = text[start:at]
         before = text[max(0, start - 2) : start]
         yield Run(
             groups=run.translate(_SEPARATORS_TO_SPACE).split(),
@@ -165,7 +176,7 @@ def _phone(run: Run) -> bool:
 
 def _email(text: bytes, spoken: bool, cued: bool) -> bool:
     if not spoken:
-        return _EMAIL.search(text) is not None
+        return b"@" in text and _EMAIL.search(text) is not None
     return cued and any(m.group(1) not in _NOT_A_MAILBOX for m in _SPOKEN_EMAIL.finditer(text))
 
 
@@ -180,7 +191,8 @@ def _scan_form(
         "card_luhn": _card,
         "phone": _phone,
     }
-    numeric = [d for d in detectors if d in checks]
+    digits = digit_count(text)
+    numeric = [d for d in detectors if d in checks and digits >= LEAST_DIGITS[d]]
     if numeric:
         for run in digit_runs(text):
             found |= {d for d in numeric if d not in found and checks[d](run)}
@@ -194,11 +206,16 @@ def scan(
 ) -> dict[str, Form]:
     """Which detectors fire on `text`, and whether on its written or its spoken form.
 
-    `cues` are the cue words of this turn and the one before it (see `cues_in`).
+    `cues` are the cue words of this turn and the one before it (see `cues_in`). The spoken
+    form is read only for what it could still show: an email where one is cued, a number where
+    it could hold the digits the detector needs (`most_digits`).
     """
     written = encoded(text.lower())
     found: dict[str, Form] = dict.fromkeys(_scan_form(written, detectors, cues, False), "written")
-    rest = [d for d in detectors if d not in found]
+    rest = [d for d in detectors if d not in found and (d != "email" or "email" in cues)]
+    if any(d != "email" for d in rest):
+        most = most_digits(written)
+        rest = [d for d in rest if d == "email" or most >= LEAST_DIGITS[d]]
     if rest:
         spoken = spoken_form(written)
         if spoken is None:  # no number was said in words: only a spoken email is left to find

@@ -13,6 +13,7 @@ Text outside those runs is copied unchanged. Works on lower-cased UTF-8 bytes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 
 from hotato.kinds._regex import compile_pattern
 
@@ -38,6 +39,19 @@ _GAP_CHARS = b" \t\r\n\f,.;:-"
 _WORD = "|".join(
     w.decode() for w in (*_UNITS, *_ZERO_INSIDE, *_TEENS, *_TENS, *_REPEAT, *_SCALE, _PLUS)
 )
+# A text this pattern does not match has no number said in words: its spoken form holds the
+# digits its written form holds, regrouped at most.
+NUMBER_WORD = rf"\b(?:{_WORD})\b"
+# The most digits a number word adds to the spoken form ("triple five" is 555, "eight thousand"
+# 8000; "forty two" is 42, under the 2 + 1 counted for its words).
+_MOST_DIGITS = {
+    **dict.fromkeys([*_UNITS, *_ZERO_INSIDE], 1),
+    **dict.fromkeys([*_TEENS, *_TENS], 2),
+    **{b"double": 2, b"triple": 3, b"hundred": 2, b"thousand": 3},
+}
+_ASCII_WORD = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+_NON_WORD_TO_SPACE = bytes(b if b in _ASCII_WORD else 32 for b in range(256))
+_NOT_DIGITS = bytes(range(48)) + bytes(range(58, 256))
 # A run: number words and numerals, each apart from the next by at most four gap characters.
 _RUN = compile_pattern(rf"\b(?:{_WORD}|[0-9]+)\b(?:[\s,.;:\-]{{1,4}}(?:{_WORD}|[0-9]+)\b)*")
 _GAPS_TO_SPACE = bytes.maketrans(_GAP_CHARS, b" " * len(_GAP_CHARS))
@@ -130,6 +144,15 @@ def _rewrite(run: bytes) -> bytes:
         pieces.append(item.digits if isinstance(item, Atom) else item)
         prev = item
     return b"".join(pieces)
+
+
+def most_digits(text: bytes) -> int:
+    """At least as many digits as `spoken_form(text)` (or `text`) holds: the text's own digits,
+    and for each number word, as RE2's `\\b` delimits words, the most it can add. A spoken form
+    is only rewritten from such words and numerals, so a detector that needs more digits than
+    this cannot fire on it."""
+    words = text.translate(_NON_WORD_TO_SPACE).split()
+    return len(text.translate(None, _NOT_DIGITS)) + sum(map(_MOST_DIGITS.get, words, repeat(0)))
 
 
 def spoken_form(text: bytes) -> bytes | None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from itertools import accumulate
+from operator import add
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import re2
 
@@ -19,9 +21,12 @@ class PatternError(ValueError):
 
 
 @lru_cache(maxsize=4096)
-def compile_pattern(pattern: str, case_sensitive: bool = False) -> Any:
+def compile_pattern(pattern: str, case_sensitive: bool = False, capture: bool = True) -> Any:
+    """`pattern` on RE2. `capture=False` when only where a match lies is read: RE2 then finds
+    the same matches without tracking the groups inside them."""
     options = re2.Options()
     options.case_sensitive = case_sensitive
+    options.never_capture = not capture
     options.log_errors = False
     try:
         return re2.compile(pattern.encode("utf-8"), options)
@@ -30,6 +35,34 @@ def compile_pattern(pattern: str, case_sensitive: bool = False) -> Any:
         raise PatternError(
             f"pattern {clip(pattern)!r} cannot run on RE2: {clip(detail, 120)}"
         ) from None
+
+
+Span = tuple[int, int]
+
+
+def span_finder(compiled: Any) -> Callable[[bytes, int], Span | None]:
+    """Where `compiled` first matches `data` from `pos`, as (start, end), or None.
+
+    RE2's Python wrapper builds a generator and a Match object per search, most of the cost of a
+    search that hits early; a loop over many hits needs only the span, so it asks the compiled
+    RE2 object directly (the same call the wrapper makes), or the wrapper when a google-re2
+    release has no such object.
+    """
+    raw = getattr(compiled, "_regexp", None)
+    unanchored = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+    if raw is None or unanchored is None:
+
+        def via_wrapper(data: bytes, pos: int) -> Span | None:
+            hit = compiled.search(data, pos)
+            return None if hit is None else hit.span()
+
+        return via_wrapper
+
+    def direct(data: bytes, pos: int) -> Span | None:
+        start, end = raw.Match(unanchored, data, pos, len(data))[0]
+        return None if start < 0 else (start, end)
+
+    return direct
 
 
 def clip(text: str, limit: int = 80) -> str:
@@ -65,7 +98,10 @@ def encoded(text: str) -> bytes:
 # also a match at the same place in the joined text: `^`/`$` match at every turn's edges in
 # multi-line mode, and a newline on either side reads as the text's edge does for `\b`/`\B`.
 # A hit that only exists across turns, or after a newline inside one, fails its confirmation.
-# `\A`, `\z` and a pattern turning multi-line off are searched turn by turn.
+# A hit that lies inside one turn holding no newline of its own needs no confirmation: there
+# `^`/`$` match only at the turn's edges, as they do in the turn alone, and nothing else a
+# pattern can say reads past the turn. `\A`, `\z` and a pattern turning multi-line off are
+# searched turn by turn.
 
 JOIN_AT_LEAST = 64  # fewer turns than this: one call per turn is cheaper than joining them
 _TURN_BY_TURN = re2.compile(rb"\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m")
@@ -77,15 +113,29 @@ def matching_turns(
     """The turns (of `role`) whose text matches `pattern`, in transcript order. Searched once
     per (role, pattern, case) per transcript, however many assertions ask, and only as far as
     they read: a check that needs the first hit stops the search there."""
+
+    return iter(_found(transcript, role, pattern, case_sensitive))
+
+
+def all_matching_turns(
+    transcript: Transcript, role: str | None, pattern: str, case_sensitive: bool = False
+) -> list[Turn]:
+    """Every turn `matching_turns` yields, as a list (for a check that reads them all)."""
+    return _found(transcript, role, pattern, case_sensitive).all()
+
+
+def _found(
+    transcript: Transcript, role: str | None, pattern: str, case_sensitive: bool
+) -> Found[Turn]:
     who = "any" if role in (None, "any") else normalize_role(str(role))
 
     def build() -> Found[Turn]:
         turns = transcript.of_role(role)
         texts = derived(transcript, ("texts", who), lambda: [t.text for t in turns])
         hits = iter_matching_lines(transcript, ("turns", who), texts, pattern, case_sensitive)
-        return Found(turns[i] for i in hits)
+        return Found(map(turns.__getitem__, hits))
 
-    return iter(derived(transcript, ("turns_matching", who, pattern, case_sensitive), build))
+    return derived(transcript, ("turns_matching", who, pattern, case_sensitive), build)
 
 
 T = TypeVar("T")
@@ -115,6 +165,13 @@ class Found(Generic[T]):
                 return
             self._seen.append(hit)  # type: ignore[arg-type]
 
+    def all(self) -> list[T]:
+        """Every hit, the search run to its end (in one step, not a hit at a time)."""
+        if self._search is not None:
+            self._seen.extend(self._search)
+            self._search = None
+        return self._seen
+
 
 def matching_lines(
     owner: Any, key: Hashable, texts: list[str], pattern: str, case_sensitive: bool = False
@@ -128,37 +185,41 @@ def iter_matching_lines(
     owner: Any, key: Hashable, texts: list[str], pattern: str, case_sensitive: bool = False
 ) -> Iterator[int]:
     """`matching_lines`, lazily."""
-    compiled = compile_pattern(pattern, case_sensitive)
+    compiled = compile_pattern(pattern, case_sensitive, capture=False)
     if len(texts) < max(JOIN_AT_LEAST, 1) or _TURN_BY_TURN.search(pattern.encode("utf-8")):
         return (i for i, text in enumerate(texts) if compiled.search(encoded(text)))
-    joined, starts = derived(owner, ("joined", key), lambda: _join(texts))
-    spanning = compile_pattern("(?m)" + pattern, case_sensitive)
-    return _confirmed(texts, joined, starts, spanning, compiled)
+    joined = derived(owner, ("joined", key), lambda: _join(texts))
+    spanning = compile_pattern("(?m)" + pattern, case_sensitive, capture=False)
+    return _confirmed(texts, joined, spanning, compiled)
 
 
-def _join(texts: list[str]) -> tuple[bytes, array[int]]:
-    starts: array[int] = array("q")
-    parts = []
-    at = 0
-    for text in texts:
-        data = encoded(text)
-        starts.append(at)
-        parts.append(data)
-        at += len(data) + 1
-    return b"\n".join(parts), starts
+class _Joined(NamedTuple):
+    text: bytes  # every text, a newline after each but the last
+    starts: array[int]  # where each text begins in `text`
+    plain: bool  # no text holds a newline of its own
 
 
-def _confirmed(
-    texts: list[str], joined: bytes, starts: array[int], spanning: Any, compiled: Any
-) -> Iterator[int]:
+def _join(texts: list[str]) -> _Joined:
+    parts = list(map(str.encode, texts))  # UTF-8, as `encoded`, without filling its cache
+    # text i starts after the bytes of those before it and a newline after each of them
+    starts = array("q", map(add, accumulate(map(len, parts), initial=0), range(len(parts))))
+    joined = b"\n".join(parts)
+    return _Joined(joined, starts, joined.count(b"\n") == len(texts) - 1)
+
+
+def _confirmed(texts: list[str], joined: _Joined, spanning: Any, compiled: Any) -> Iterator[int]:
+    text, starts, last = joined.text, joined.starts, len(texts) - 1
+    search, alone = span_finder(spanning), span_finder(compiled)
     at = 0
     while True:
-        hit = spanning.search(joined, at)
+        hit = search(text, at)
         if hit is None:
             return
-        i = bisect.bisect_right(starts, hit.start()) - 1
-        if compiled.search(encoded(texts[i])):
+        start, end = hit
+        i = bisect.bisect_right(starts, start) - 1
+        inside = end < starts[i + 1] if i < last else True
+        if (inside and joined.plain) or alone(encoded(texts[i]), 0) is not None:
             yield i
-        if i + 1 == len(texts):
+        if i == last:
             return
         at = starts[i + 1]  # the next text, whatever this hit spanned

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hotato.kinds._base import CountBounds, Evidence, Role, Spec, bounds, kind
-from hotato.kinds._regex import matching_turns, pattern_problems
+from hotato.kinds._regex import all_matching_turns, pattern_problems
 from hotato.kinds._trace_util import span_ids
 from hotato.model.results import Verdict
 from hotato.model.status import Source
@@ -52,7 +52,7 @@ def check(spec: Count, ev: Evidence) -> Verdict:
     evidence: list[str] = []
     if spec.phrase is not None:
         assert ev.transcript is not None
-        turns = list(matching_turns(ev.transcript, spec.role, spec.phrase, spec.case_sensitive))
+        turns = all_matching_turns(ev.transcript, spec.role, spec.phrase, spec.case_sensitive)
         n, what = len(turns), f"turns matching {spec.phrase!r}"
         evidence = [t.id for t in turns[:20]]
     else:

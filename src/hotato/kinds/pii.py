@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from hotato.kinds._base import Evidence, Role, Spec, kind
-from hotato.kinds._pii_detect import DETECTORS, cues_in, scan
+from hotato.kinds._pii_detect import DETECTORS
+from hotato.kinds._pii_scan import fired_turns
 from hotato.kinds._trace_util import derived
-from hotato.model.evidence import Transcript, Turn, normalize_role
+from hotato.model.evidence import Transcript, normalize_role
 from hotato.model.results import Verdict
 from hotato.model.status import Source
 
@@ -48,46 +49,45 @@ def hits(
 ) -> list[dict[str, Any]]:
     """Every (turn, detector) that fired, in turn order. The transcript is scanned once per run
     with every detector (each detector judges a turn alone, so a subset's answer is the full
-    answer filtered); each (detectors, role) question is then a filter of the turns that fired."""
+    answer filtered), its hits listed once per role; each (detectors, role) question is then a
+    filter of that list."""
     who = "any" if role in (None, "any") else normalize_role(str(role))
 
     def build() -> list[dict[str, Any]]:
-        fired = derived(transcript, "pii", lambda: _scan(transcript))
-        wanted = {t.index for t in transcript.of_role(role)} if who != "any" else None
-        found = []
-        for turn, forms in fired:
-            if wanted is not None and turn.index not in wanted:
-                continue
-            for detector in detectors:
-                form = forms.get(detector)
-                if form is not None:
-                    found.append(
-                        {
-                            "detector": detector,
-                            "turn": turn.index,
-                            "turn_id": turn.id,
-                            "role": turn.role,
-                            "form": form,
-                        }
-                    )
-        return found
+        every = derived(transcript, ("pii", who), lambda: _role_hits(transcript, who))
+        return [hit for hit in every if hit["detector"] in detectors]
 
     return derived(transcript, ("pii", detectors, who), build)
 
 
-def _scan(transcript: Transcript) -> list[tuple[Turn, dict[str, str]]]:
-    """The turns where any detector fires, with what fired and in which form. Cue words carry
-    over one turn, so the answer to "what's your social?" is read as an SSN even when said as
-    nine bare digits."""
-    fired: list[tuple[Turn, dict[str, str]]] = []
-    before: frozenset[str] = frozenset()
-    for turn in transcript.turns:
-        here = cues_in(turn.text)
-        forms = scan(turn.text, DETECTORS, here | before)
-        if forms:
-            fired.append((turn, dict(forms)))
-        before = here
-    return fired
+def _role_hits(transcript: Transcript, who: str) -> list[dict[str, Any]]:
+    """Every detector's hits in the turns of one role (`any`: every turn); a turn of the role
+    is one `of_role` lists, whose roles are normalized as `who` is."""
+    fired = derived(transcript, "pii", lambda: fired_turns(transcript))
+    return [
+        {
+            "detector": detector,
+            "turn": turn.index,
+            "turn_id": turn.id,
+            "role": turn.role,
+            "form": form,
+        }
+        for turn, forms in fired
+        if who == "any" or turn.role == who
+        for detector, form in forms.items()
+    ]
+
+
+def _first_turns(found: list[dict[str, Any]], limit: int) -> list[str]:
+    """The first `limit` turns with a hit. Hits are in turn order, so a turn's hits are next to
+    one another, and the list stops at `limit` however many hits there are."""
+    turns: list[str] = []
+    for hit in found:
+        if not turns or turns[-1] != hit["turn_id"]:
+            if len(turns) == limit:
+                break
+            turns.append(hit["turn_id"])
+    return turns
 
 
 def _where(hit: dict[str, Any]) -> str:
@@ -111,6 +111,6 @@ def check(spec: Pii, ev: Evidence) -> Verdict:
     return Verdict.failed(
         f"{len(found)} identifier(s) spoken that must not leak: {shown}{more}",
         observed=len(found),
-        evidence=list(dict.fromkeys(h["turn_id"] for h in found))[:20],
+        evidence=_first_turns(found, 20),
         details={"hits": found},
     )
