@@ -37,7 +37,8 @@ class Collector:
         self._len = array("l")
         self._offset = 0
         self._next_seq = 0
-        self._last: tuple[int, int] = (-1, -1)
+        self._last_t0 = -1  # the (time, place) of the span added last
+        self._last_seq = -1
         self._in_order = True
         self.base_ns: int | None = None  # set by a format whose times are already call-relative
         self._min_ns: int | None = None
@@ -56,14 +57,15 @@ class Collector:
         self,
         type_: str,
         body: dict[str, Any],
-        *,
         start: int | None = None,
         end: int | None = None,
         at: int | None = None,
         seq: int | None = None,
     ) -> None:
+        # Hot: once per span written, so attribute lookups are kept few.
         if seq is None:
-            seq = self.reserve()
+            seq = self._next_seq
+            self._next_seq = seq + 1
         payload = _encode(body)
         self._spool.write(payload)
         tid = self._type_ids.get(type_)
@@ -78,10 +80,11 @@ class Collector:
             kind, t0, t1 = _UNTIMED, NO_TIME, NO_TIME
         if t0 != NO_TIME and (self._min_ns is None or t0 < self._min_ns):
             self._min_ns = t0
-        key = (t0, seq)
-        if key < self._last:
+        last_t0 = self._last_t0
+        if t0 < last_t0 or (t0 == last_t0 and seq < self._last_seq):
             self._in_order = False
-        self._last = key
+        self._last_t0 = t0
+        self._last_seq = seq
         self._type.append(tid)
         self._t0.append(t0)
         self._t1.append(t1)
@@ -90,7 +93,8 @@ class Collector:
         self._off.append(self._offset)
         self._len.append(len(payload))
         self._offset += len(payload)
-        self.counts[type_] = self.counts.get(type_, 0) + 1
+        counts = self.counts
+        counts[type_] = counts.get(type_, 0) + 1
 
     def observe(self, t_ns: int | None) -> None:
         """A source moment that is not itself written (a root span): it may be time zero."""
@@ -110,7 +114,7 @@ class Collector:
 
     def seconds(self, t_ns: int) -> float:
         value = (t_ns - self.origin_ns) / 1_000_000_000
-        return value + 0.0  # never -0.0
+        return value + 0.0  # never -0.0 (`lines` computes the same, inline)
 
     def order(self) -> list[int]:
         """Positions in (start time, source order) order. Two stable sorts on single-int keys
@@ -129,20 +133,23 @@ class Collector:
         if not self._seq:
             return
         fd = self._spool.fileno()
-        types = [_encode(t) for t in self._types]
+        types = [b'{"type":' + _encode(t) for t in self._types]
+        origin = self.origin_ns
+        type_of, kind_of, t0_of, t1_of = self._type, self._kind, self._t0, self._t1
+        off_of, len_of = self._off, self._len
         # pread, not mmap: spool pages read once should not count as resident memory
         for i in self.order():
-            head = [b'{"type":', types[self._type[i]]]
-            kind = self._kind[i]
+            kind = kind_of[i]
+            body = os.pread(fd, len_of[i], off_of[i])
+            tail = b"}" if body == b"{}" else b"," + body[1:]
+            head = types[type_of[i]]
             if kind == _INTERVAL:
-                head += [b',"start_sec":', _encode(self.seconds(self._t0[i]))]
-                if self._t1[i] != NO_TIME:
-                    head += [b',"end_sec":', _encode(self.seconds(self._t1[i]))]
+                head += b',"start_sec":' + _encode((t0_of[i] - origin) / 1_000_000_000 + 0.0)
+                if t1_of[i] != NO_TIME:
+                    head += b',"end_sec":' + _encode((t1_of[i] - origin) / 1_000_000_000 + 0.0)
             elif kind == _POINT:
-                head += [b',"time_sec":', _encode(self.seconds(self._t0[i]))]
-            body = os.pread(fd, self._len[i], self._off[i])
-            head.append(b"}" if body == b"{}" else b"," + body[1:])
-            yield b"".join(head)
+                head += b',"time_sec":' + _encode((t0_of[i] - origin) / 1_000_000_000 + 0.0)
+            yield head + tail
 
     def close(self) -> None:
         self._spool.close()

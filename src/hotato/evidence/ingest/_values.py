@@ -215,13 +215,18 @@ _DEST_KEYS = (
 _DIGIT_KEYS = ("keys", "digits", "digit", "dtmf", "tones", "sequence")
 
 
-@lru_cache(maxsize=4096)
 def _snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower().replace("-", "_")
 
 
-def tool_effect(name: str | None, arguments: Any, hint: str | None = None) -> str | None:
-    """`handoff` or `dtmf` when the tool is a stack's built-in transfer or keypad tool."""
+def tool_effect(name: Any, hint: Any = None) -> str | None:
+    """`handoff` or `dtmf` when the tool is a stack's built-in transfer or keypad tool, by its
+    name or the stack's hint (a value that is not a string says nothing)."""
+    return _effect(name if isinstance(name, str) else None, hint if isinstance(hint, str) else None)
+
+
+@lru_cache(maxsize=4096)  # a call has a few tools and many spans
+def _effect(name: str | None, hint: str | None) -> str | None:
     words = {_snake(w) for w in (name, hint) if w}
     if any(w.startswith(_TRANSFER_PREFIXES) for w in words):
         return "handoff"

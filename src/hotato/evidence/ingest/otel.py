@@ -111,11 +111,12 @@ def read(sn: Sniffed, em: Emitter, stack: str) -> None:
         em.source_format = "otlp-json"
         spans = sn.otlp.spans() if sn.otlp is not None else _document(sn)
     mapper = _Mapper(em, stack)
+    observe, map_span = em.col.observe, mapper.map
     try:
         for s in spans:
             em.input_count += 1
-            em.col.observe(s.start_ns)
-            mapper.map(s)
+            observe(s.start_ns)
+            map_span(s)
     except InputError:
         if sn.otlp is not None:  # read whole, a document's own refusal comes first
             sn.otlp.check()
@@ -160,7 +161,8 @@ class _Mapper:
 
     def map(self, s: OSpan) -> None:
         em = self.em
-        self._deployment(s)
+        if s.resource is not self._resource:  # spans of one export batch share their resource
+            self._deployment(s)
         if "hotato.type" in s.attributes:
             _native(em, s)
             return
@@ -172,8 +174,6 @@ class _Mapper:
 
     def _deployment(self, s: OSpan) -> None:
         r, dep = s.resource, self.em.deployment
-        if r is self._resource:  # spans of one export batch share their resource
-            return
         self._resource = r
         dep.git_sha = dep.git_sha or first(r, "vcs.ref.head.revision", "hotato.git_sha")
         dep.config_hash = dep.config_hash or first(r, "hotato.config_hash")
@@ -195,17 +195,18 @@ def _generic(em: Emitter, s: OSpan) -> None:
         or low.startswith("execute_tool")
         or ("gen_ai.tool.name" in a and operation is None)
     ):
-        tool = first(a, "gen_ai.tool.name") or name.partition(" ")[2].strip() or None
         em.tool_call(
-            tool,
+            a.get("gen_ai.tool.name") or name.partition(" ")[2].strip() or None,
             start=s.start_ns,
             end=s.end_ns,
             arguments=payload(a, *_TOOL_ARGS),
             result=payload(a, *_TOOL_RESULT),
             error=span_error(s),
             ok=span_ok(s),
-            hint=first(a, "gen_ai.tool.type"),
-            attributes=ids(em, s, tool_call_id=a.get("gen_ai.tool.call.id")),
+            hint=a.get("gen_ai.tool.type"),
+            attributes=ids(em, s, tool_call_id=a.get("gen_ai.tool.call.id"))
+            if em.opts.include_identifiers
+            else None,
         )
         return
     method = first(a, "http.request.method", "http.method")
