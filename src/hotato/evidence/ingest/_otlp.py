@@ -229,7 +229,8 @@ def _status_code(code: int | str) -> int:
     return _STATUS_NAMES.get(code, 0)
 
 
-def _spans_of(doc: _TracesDoc, where: str) -> Iterator[OSpan]:
+def _spans_of(doc: _TracesDoc, where: str) -> list[OSpan]:
+    out: list[OSpan] = []
     for r, rs in enumerate(doc.resourceSpans):
         rwhere = f"{where}.resourceSpans[{r}]"
         resource = (
@@ -241,11 +242,13 @@ def _spans_of(doc: _TracesDoc, where: str) -> Iterator[OSpan]:
         key = "scopeSpans" if rs.scopeSpans else "instrumentationLibrarySpans"
         for g, ss in enumerate(groups):
             scope = ss.scope.name if ss.scope else ""
-            for k, sp in enumerate(ss.spans):
-                try:
-                    yield _span(sp, scope, resource)
-                except _Bad as bad:
-                    raise _Bad(f"{rwhere}.{key}[{g}].spans[{k}]{bad.where}", bad.message) from None
+            k = 0
+            try:
+                for k, sp in enumerate(ss.spans):  # noqa: B007 - `k` locates a refusal
+                    out.append(_span(sp, scope, resource))
+            except _Bad as bad:
+                raise _Bad(f"{rwhere}.{key}[{g}].spans[{k}]{bad.where}", bad.message) from None
+    return out
 
 
 def _span(sp: _Span, scope: str, resource: dict[str, Any]) -> OSpan:
@@ -264,6 +267,7 @@ def _span(sp: _Span, scope: str, resource: dict[str, Any]) -> OSpan:
     except _Bad as bad:
         raise _Bad(f".attributes{bad.where}", bad.message) from None
     status = sp.status
+    code = status.code if status else 0
     return OSpan(
         sp.name,
         sp.traceId,
@@ -272,7 +276,7 @@ def _span(sp: _Span, scope: str, resource: dict[str, Any]) -> OSpan:
         start or None,
         end or None,
         attributes,
-        _status_code(status.code) if status else 0,
+        code if code.__class__ is int else _status_code(code),
         status.message if status else "",
         scope,
         resource,
@@ -305,7 +309,7 @@ def spans_from_line(line: bytes, name: str, lineno: int) -> list[OSpan]:
     except msgspec.DecodeError as exc:
         raise InputError.one(f"line is not JSON ({exc})", file=name, line=lineno) from None
     try:
-        return list(_spans_of(doc, "$"))
+        return _spans_of(doc, "$")
     except _Bad as bad:
         raise InputError([Problem(bad.message, file=name, line=lineno, path=bad.where)]) from None
 
@@ -319,7 +323,7 @@ def spans_from_value(value: Any, name: str, where: str = "$") -> list[OSpan]:
         path = where + path[1:] if path else where
         raise InputError([Problem(message, file=name, path=path)]) from None
     try:
-        return list(_spans_of(doc, where))
+        return _spans_of(doc, where)
     except _Bad as bad:
         raise InputError([Problem(bad.message, file=name, path=bad.where)]) from None
 

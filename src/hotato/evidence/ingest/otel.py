@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 from hotato.evidence.ingest import _bridge, livekit, pipecat
@@ -125,6 +126,10 @@ def read(sn: Sniffed, em: Emitter, stack: str) -> None:
 
 
 def _lines(name: str) -> Iterator[OSpan]:
+    return chain.from_iterable(_line_batches(name))  # no generator step per span
+
+
+def _line_batches(name: str) -> Iterator[list[OSpan]]:
     try:
         handle = open(name, "rb")  # noqa: SIM115 - closed below; a generator owns it
     except OSError as exc:
@@ -135,7 +140,7 @@ def _lines(name: str) -> Iterator[OSpan]:
             if lineno == 1:
                 line = line.removeprefix(codecs.BOM_UTF8)
             if line:
-                yield from spans_from_line(line, name, lineno)
+                yield spans_from_line(line, name, lineno)
 
 
 def _document(sn: Sniffed) -> Iterator[OSpan]:
