@@ -13,6 +13,7 @@ import os
 import tempfile
 from array import array
 from collections.abc import Iterator
+from itertools import accumulate
 from typing import IO, Any
 
 import msgspec
@@ -28,14 +29,11 @@ class Collector:
         self._spool: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
         self._types: list[str] = []
         self._type_ids: dict[str, int] = {}
-        self._type = array("l")
+        self._code = array("l")  # type id * 4 + kind (interval, point, untimed)
         self._t0 = array("q")
         self._t1 = array("q")
-        self._kind = array("b")
         self._seq = array("q")
-        self._off = array("q")
-        self._len = array("l")
-        self._offset = 0
+        self._len = array("l")  # payload sizes: the spool holds the payloads back to back
         self._next_seq = 0
         self._last_t0 = -1  # the (time, place) of the span added last
         self._last_seq = -1
@@ -73,11 +71,11 @@ class Collector:
             tid = self._type_ids[type_] = len(self._types)
             self._types.append(type_)
         if start is not None:
-            kind, t0, t1 = _INTERVAL, start, (end if end is not None else NO_TIME)
+            code, t0, t1 = tid * 4 + _INTERVAL, start, (end if end is not None else NO_TIME)
         elif at is not None:
-            kind, t0, t1 = _POINT, at, NO_TIME
+            code, t0, t1 = tid * 4 + _POINT, at, NO_TIME
         else:
-            kind, t0, t1 = _UNTIMED, NO_TIME, NO_TIME
+            code, t0, t1 = tid * 4 + _UNTIMED, NO_TIME, NO_TIME
         if t0 != NO_TIME and (self._min_ns is None or t0 < self._min_ns):
             self._min_ns = t0
         last_t0 = self._last_t0
@@ -85,14 +83,11 @@ class Collector:
             self._in_order = False
         self._last_t0 = t0
         self._last_seq = seq
-        self._type.append(tid)
+        self._code.append(code)
         self._t0.append(t0)
         self._t1.append(t1)
-        self._kind.append(kind)
         self._seq.append(seq)
-        self._off.append(self._offset)
         self._len.append(len(payload))
-        self._offset += len(payload)
         counts = self.counts
         counts[type_] = counts.get(type_, 0) + 1
 
@@ -135,14 +130,14 @@ class Collector:
         fd = self._spool.fileno()
         types = [b'{"type":' + _encode(t) for t in self._types]
         origin = self.origin_ns
-        type_of, kind_of, t0_of, t1_of = self._type, self._kind, self._t0, self._t1
-        off_of, len_of = self._off, self._len
+        code_of, t0_of, t1_of, len_of = self._code, self._t0, self._t1, self._len
+        off_of = array("q", accumulate(len_of, initial=0))
         # pread, not mmap: spool pages read once should not count as resident memory
         for i in self.order():
-            kind = kind_of[i]
+            tid, kind = divmod(code_of[i], 4)
             body = os.pread(fd, len_of[i], off_of[i])
             tail = b"}" if body == b"{}" else b"," + body[1:]
-            head = types[type_of[i]]
+            head = types[tid]
             if kind == _INTERVAL:
                 head += b',"start_sec":' + _encode((t0_of[i] - origin) / 1_000_000_000 + 0.0)
                 if t1_of[i] != NO_TIME:

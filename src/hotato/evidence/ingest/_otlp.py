@@ -251,17 +251,20 @@ def _spans_of(doc: _TracesDoc, where: str) -> list[OSpan]:
     return out
 
 
+_START, _END = ".startTimeUnixNano", ".endTimeUnixNano"
+
+
 def _span(sp: _Span, scope: str, resource: dict[str, Any]) -> OSpan:
     # Hot: once per span. Integer times and string attributes (the common case) are read
     # inline; anything else goes through the checked readers, which locate a bad value (in
     # the order the fields are checked: events, times, attributes).
     events = _events(sp.events) if sp.events else []
     start = sp.startTimeUnixNano
-    if start.__class__ is not int:
-        start = _int(start, ".startTimeUnixNano")
+    if start.__class__ is not int:  # protobuf's JSON mapping writes them as digit strings
+        start = int(start) if start.__class__ is str and start.isdecimal() else _int(start, _START)
     end = sp.endTimeUnixNano
     if end.__class__ is not int:
-        end = _int(end, ".endTimeUnixNano")
+        end = int(end) if end.__class__ is str and end.isdecimal() else _int(end, _END)
     try:
         attributes = _attrs(sp.attributes) if sp.attributes else {}
     except _Bad as bad:
