@@ -2,6 +2,7 @@
 
 - A tool span's body, laid out by `Emitter.tool_call` itself (its first-class types checked by
   class, not by a conversion), equals the generic builder's (`Emitter.span`), refusals included.
+- A payload string that opens an object or array, decoded as written, equals the stripped rule.
 - A time written as a digit string, read inline, equals the checked reader's (`_int`).
 - Grading an export directly (`load_call`) holds the very spans that decoding the ingested lines
   gives, in the native loader's store.
@@ -22,7 +23,14 @@ from tests.ingest.test_otlp_document_stream import SPAN, _document
 from hotato.evidence.ingest import ingest, load_call
 from hotato.evidence.ingest._emit import ABSENT, Emitter, Options
 from hotato.evidence.ingest._otlp import _Bad, _int, _Span, _span
-from hotato.evidence.ingest._values import destination, digits, latency_ms, tool_effect
+from hotato.evidence.ingest._values import (
+    _NUM,
+    destination,
+    digits,
+    jsonish,
+    latency_ms,
+    tool_effect,
+)
 from hotato.model.errors import InputError
 from hotato.model.evidence import Span
 
@@ -177,3 +185,33 @@ def test_graded_spans_equal_the_ingested_lines_decoded(
     encode = msgspec.json.encode
     assert [encode(s) for s in got] == [encode(s) for s in expected]
     assert [s.index for s in got] == list(range(len(expected)))
+
+
+def _reference_jsonish(value: Any) -> Any:
+    """The rule `jsonish` keeps: strip, then decode what looks like JSON."""
+    if isinstance(value, str):
+        stripped = value.strip()
+        if (
+            stripped[:1] in ("{", "[", '"')
+            or stripped in ("true", "false", "null")
+            or _NUM.match(stripped)
+        ):
+            try:
+                return msgspec.json.decode(stripped)
+            except msgspec.DecodeError:
+                return value
+    return value
+
+
+SPACE = st.text(st.sampled_from(" \t\n\x0c\xa0\u2003"), max_size=2)
+PAYLOAD_TEXT = st.one_of(
+    st.text(st.sampled_from(' \t\n\x0c\xa0{}[]":,1a-e.'), max_size=10),
+    st.tuples(SPACE, JSON.map(json.dumps), SPACE).map("".join),
+)
+
+
+@SETTINGS
+@given(PAYLOAD_TEXT)
+def test_payloads_decode_as_the_stripped_rule_decodes(text: str) -> None:
+    got, expected = jsonish(text), _reference_jsonish(text)
+    assert (type(got), msgspec.json.encode(got)) == (type(expected), msgspec.json.encode(expected))

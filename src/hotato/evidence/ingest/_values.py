@@ -46,6 +46,11 @@ TEXT_KEYS = frozenset({"text", "transcript", "utterance"})
 def jsonish(value: Any) -> Any:
     """A payload recorded as a JSON string is read as JSON; any other string stays a string."""
     if isinstance(value, str):
+        if value[:1] in _OPENERS:  # the common case: an object or array, decoded as written
+            try:
+                return _decode_any(value)  # what strip() would leave decodes the same
+            except msgspec.DecodeError:
+                pass  # the rule below decides
         stripped = value.strip()
         if (
             stripped[:1] in ("{", "[", '"')
@@ -59,6 +64,7 @@ def jsonish(value: Any) -> Any:
     return value
 
 
+_OPENERS = ("{", "[")
 _NUM = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
 _REPR_LIMIT = 1 << 20
 
