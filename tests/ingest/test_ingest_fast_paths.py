@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from tests.ingest.test_otlp_document_stream import SPAN, _document
 
@@ -82,7 +82,7 @@ def _outcome(call: Any, em: Emitter) -> tuple[list[bytes], str | None]:
     return list(em.col.lines()), None
 
 
-@settings(SETTINGS, max_examples=300)
+@settings(SETTINGS, max_examples=100)  # effects (handoff, dtmf) need a few draws
 @given(
     st.lists(
         st.tuples(
@@ -101,6 +101,15 @@ def _outcome(call: Any, em: Emitter) -> tuple[list[bytes], str | None]:
     st.booleans(),
     st.sampled_from([None, "+15550100"]),
     st.booleans(),
+)
+@example(  # a transfer tool that implies a handoff, and a keypad tool that implies a dtmf
+    [
+        ("transferCall", 5, 9, {"to": "+15550100"}, ABSENT, None, True, None),
+        ("send_dtmf", 10, None, {"digits": "42"}, "sent", None, None, {"text": "x"}),
+    ],
+    False,
+    None,
+    False,
 )
 def test_a_tool_span_is_built_as_the_generic_builder_builds_it(
     calls: list[tuple[Any, ...]], include: bool, transfer_to: str | None, needs_target: bool
