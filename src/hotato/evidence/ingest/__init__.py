@@ -9,14 +9,13 @@ source order, so the same input always gives the same spans.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 
 import msgspec
 
 from hotato._io import gc_paused
-from hotato.evidence.ingest._emit import Options
+from hotato.evidence.ingest._emit import Emitter, Options
 from hotato.evidence.ingest._pipeline import convert, empty_reason, meta, spoken_turns
 from hotato.evidence.ingest.detect import FORMATS, detect_format, normalize
 from hotato.evidence.ingest.writer import (
@@ -27,22 +26,24 @@ from hotato.evidence.ingest.writer import (
 )
 from hotato.evidence.trace import load_trace
 from hotato.model.errors import InputError
-from hotato.model.evidence import CallEvidence, Span, Trace, Transcript
+from hotato.model.evidence import CallEvidence, Span, Trace, TraceIndexer, Transcript
 
 _spans_decoder = msgspec.json.Decoder(list[Span])
 _BATCH = 4096
 
 
-def _spans(lines: Iterator[bytes]) -> list[Span]:
-    """The converted spans, in the trace model's compact form: decoded a few thousand lines per
-    call (one JSON array each), with the cyclic GC paused as the native loader pauses it."""
-    spans: list[Span] = []
+def _trace(em: Emitter, path: str) -> Trace:
+    """The converted spans in the native loader's store (`TraceIndexer`: compact spans and the
+    indexes the checks read, built as the spans arrive): decoded a few thousand lines per call
+    (one JSON array each), with the cyclic GC paused as the native loader pauses it."""
+    index = TraceIndexer()
+    lines = em.col.lines()
     with gc_paused():
         while batch := list(islice(lines, _BATCH)):
-            spans += _spans_decoder.decode(b"[" + b",".join(batch) + b"]")
-        for index, span in enumerate(spans):
-            span.index = index
-    return spans
+            spans = _spans_decoder.decode(b"[" + b",".join(batch) + b"]")
+            for span, line in zip(spans, batch, strict=True):
+                index.add(span, line)
+    return index.trace(meta(em), path)
 
 
 @dataclass
@@ -69,7 +70,7 @@ def load_call(path: str | os.PathLike[str], fmt: str = "auto") -> CallEvidence:
         return CallEvidence(load_trace(path))
     em = convert(path, wanted)
     try:
-        trace = Trace(meta=meta(em), spans=_spans(em.col.lines()), path=str(path))
+        trace = _trace(em, str(path))
         turns = spoken_turns(em)
         return CallEvidence(
             trace, Transcript(turns, path=str(path)) if turns else None, empty_reason(em)

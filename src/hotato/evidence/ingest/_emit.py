@@ -8,6 +8,7 @@ redaction, tool/result pairing and the spans a built-in tool implies (a transfer
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -52,6 +53,7 @@ NATIVE_FIELDS = (
     "response",
 )
 _KNOWN = frozenset(NATIVE_FIELDS)
+_POSITION = {key: i for i, key in enumerate(NATIVE_FIELDS)}
 _KEEP_NULL = frozenset({"arguments", "result", "response"})
 
 
@@ -67,6 +69,15 @@ _Fields = msgspec.defstruct(
         if f.name not in _UNCHECKED and f.type is not msgspec.Raw
     ],
 )
+
+
+@lru_cache(maxsize=256)
+def _native_order(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """A builder's keyword names in the native field order (a few distinct sets, so cached)."""
+    unknown = set(keys) - _KNOWN
+    if unknown:
+        raise TypeError(f"unknown span fields: {sorted(unknown)}")
+    return tuple(sorted(keys, key=_POSITION.__getitem__))
 
 
 def field_problem(body: dict[str, Any]) -> tuple[str, str | None] | None:
@@ -149,30 +160,46 @@ class Emitter:
         **fields: Any,
     ) -> None:
         body: dict[str, Any] = {}
-        for key in NATIVE_FIELDS:
-            if key in fields:
-                value = fields[key]
-                if value is ABSENT or (value is None and key not in _KEEP_NULL):
-                    continue
-                body[key] = value
-        if not _KNOWN.issuperset(fields):
-            raise TypeError(f"unknown span fields: {sorted(set(fields) - _KNOWN)}")
+        for key in _native_order(tuple(fields)):
+            value = fields[key]
+            if value is ABSENT or (value is None and key not in _KEEP_NULL):
+                continue
+            body[key] = value
         if extra:
             body.update(extra)
-        attrs = self.identifiers_out(attributes)
-        if attrs and not self.opts.include_text and not TEXT_KEYS.isdisjoint(attrs):
-            attrs = {k: v for k, v in attrs.items() if k not in TEXT_KEYS}
-            body["text_redacted"] = True
-        if attrs:
-            body["attributes"] = attrs
-        for t in (start, end, at):
-            if t is not None and not -NO_TIME < t < NO_TIME:
-                raise InputError.one(
-                    f"source record {self.input_count} has a time outside "
-                    "the representable range (about ±292 years)",
-                    file=self.source,
-                )
-        problem = field_problem(body)
+        self._put(type_, body, start, end, at, seq, attributes)
+
+    def _put(
+        self,
+        type_: str,
+        body: dict[str, Any],
+        start: int | None,
+        end: int | None,
+        at: int | None,
+        seq: int | None,
+        attributes: dict[str, Any] | None,
+        typed: bool = False,
+    ) -> None:
+        """Redact `attributes` into `body`, check it, and hand it to the collector. `typed`: the
+        builder knows every first-class field has the type the trace model wants."""
+        if attributes:
+            attrs = self.identifiers_out(attributes)
+            if attrs and not self.opts.include_text and not TEXT_KEYS.isdisjoint(attrs):
+                attrs = {k: v for k, v in attrs.items() if k not in TEXT_KEYS}
+                body["text_redacted"] = True
+            if attrs:
+                body["attributes"] = attrs
+        if (
+            (start is not None and not -NO_TIME < start < NO_TIME)
+            or (end is not None and not -NO_TIME < end < NO_TIME)
+            or (at is not None and not -NO_TIME < at < NO_TIME)
+        ):
+            raise InputError.one(
+                f"source record {self.input_count} has a time outside "
+                "the representable range (about ±292 years)",
+                file=self.source,
+            )
+        problem = None if typed else field_problem(body)
         if problem is not None:
             message, path = problem
             where = (path or "$").removeprefix("$.")
@@ -181,7 +208,7 @@ class Emitter:
                 f"`{where}` a wrong type: {message}",
                 file=self.source,
             )
-        self.col.add(type_, body, start=start, end=end, at=at, seq=seq)
+        self.col.add(type_, body, start, end, at, seq)
 
     def identifiers_out(self, values: dict[str, Any] | None) -> dict[str, Any]:
         if not values:
@@ -226,27 +253,33 @@ class Emitter:
         status = "error" if failed else ("ok" if ok else None)
         if failed and not error:
             error = True
-        seq = self.col.reserve() if seq is None else seq
-        effect_seq = self.col.reserve() if effect_seq is None else effect_seq
-        self.span(
-            "tool_call",
-            start=start,
-            end=end,
-            at=at,
-            seq=seq,
-            attributes=attributes,
-            name=name,
-            latency_ms=latency_ms(start, end),
-            status=status,
-            arguments=arguments,
-            result=result,
-            error=error if failed else None,
-        )
+        if seq is None:
+            seq = self.col.reserve()
+        # The body in the native field order (NATIVE_FIELDS), built here: once per tool span.
+        body: dict[str, Any] = {}
+        if name is not None:
+            body["name"] = name
+        latency = latency_ms(start, end)
+        if latency is not None:
+            body["latency_ms"] = latency
+        if status is not None:
+            body["status"] = status
+        if arguments is not ABSENT:
+            body["arguments"] = arguments
+        if result is not ABSENT:
+            body["result"] = result
+        if failed:
+            body["error"] = error
+        # name is the one first-class field a source chose; the others are made here
+        typed = name is None or name.__class__ is str
+        self._put("tool_call", body, start, end, at, seq, attributes, typed)
         if failed:
             return  # a transfer or keypad tool that failed did not transfer or press anything
-        effect = tool_effect(name, arguments, hint)
+        effect = tool_effect(name, hint)
         if effect is None:  # most tools: nothing implied, nothing more to read
             return
+        if effect_seq is None:  # right after the call's own place, as no span came between
+            effect_seq = self.col.reserve()
         when = {"at": start if start is not None else at}
         target = destination(arguments) or self.transfer_to
         if effect == "handoff" and (target or not self.tool_handoff_needs_target):

@@ -61,7 +61,7 @@ class OSpan:
 # --- OTLP/JSON --------------------------------------------------------------------------------
 
 
-class _AnyValue(msgspec.Struct):
+class _AnyValue(msgspec.Struct, gc=False):
     stringValue: str | None = None
     boolValue: bool | None = None
     intValue: int | str | None = None
@@ -71,31 +71,31 @@ class _AnyValue(msgspec.Struct):
     bytesValue: str | None = None
 
 
-class _ArrayValue(msgspec.Struct):
+class _ArrayValue(msgspec.Struct, gc=False):
     values: list[_AnyValue] = []
 
 
-class _KeyValue(msgspec.Struct):
+class _KeyValue(msgspec.Struct, gc=False):
     key: str
     value: _AnyValue | None = None
 
 
-class _KvList(msgspec.Struct):
+class _KvList(msgspec.Struct, gc=False):
     values: list[_KeyValue] = []
 
 
-class _Status(msgspec.Struct):
+class _Status(msgspec.Struct, gc=False):
     code: int | str = 0
     message: str = ""
 
 
-class _Event(msgspec.Struct):
+class _Event(msgspec.Struct, gc=False):
     name: str = ""
     timeUnixNano: int | str | None = None
     attributes: list[_KeyValue] = []
 
 
-class _Span(msgspec.Struct):
+class _Span(msgspec.Struct, gc=False):
     name: str = ""
     traceId: str = ""
     spanId: str = ""
@@ -107,26 +107,26 @@ class _Span(msgspec.Struct):
     status: _Status | None = None
 
 
-class _Scope(msgspec.Struct):
+class _Scope(msgspec.Struct, gc=False):
     name: str = ""
 
 
-class _ScopeSpans(msgspec.Struct):
+class _ScopeSpans(msgspec.Struct, gc=False):
     scope: _Scope | None = None
     spans: list[_Span] = []
 
 
-class _Resource(msgspec.Struct):
+class _Resource(msgspec.Struct, gc=False):
     attributes: list[_KeyValue] = []
 
 
-class _ResourceSpans(msgspec.Struct):
+class _ResourceSpans(msgspec.Struct, gc=False):
     resource: _Resource | None = None
     scopeSpans: list[_ScopeSpans] = []
     instrumentationLibrarySpans: list[_ScopeSpans] = []
 
 
-class _TracesDoc(msgspec.Struct):
+class _TracesDoc(msgspec.Struct, gc=False):
     resourceSpans: list[_ResourceSpans]
 
 
@@ -229,7 +229,8 @@ def _status_code(code: int | str) -> int:
     return _STATUS_NAMES.get(code, 0)
 
 
-def _spans_of(doc: _TracesDoc, where: str) -> Iterator[OSpan]:
+def _spans_of(doc: _TracesDoc, where: str) -> list[OSpan]:
+    out: list[OSpan] = []
     for r, rs in enumerate(doc.resourceSpans):
         rwhere = f"{where}.resourceSpans[{r}]"
         resource = (
@@ -241,41 +242,60 @@ def _spans_of(doc: _TracesDoc, where: str) -> Iterator[OSpan]:
         key = "scopeSpans" if rs.scopeSpans else "instrumentationLibrarySpans"
         for g, ss in enumerate(groups):
             scope = ss.scope.name if ss.scope else ""
-            for k, sp in enumerate(ss.spans):
-                try:
-                    yield _span(sp, scope, resource)
-                except _Bad as bad:
-                    raise _Bad(f"{rwhere}.{key}[{g}].spans[{k}]{bad.where}", bad.message) from None
+            k = 0
+            try:
+                for k, sp in enumerate(ss.spans):  # noqa: B007 - `k` locates a refusal
+                    out.append(_span(sp, scope, resource))
+            except _Bad as bad:
+                raise _Bad(f"{rwhere}.{key}[{g}].spans[{k}]{bad.where}", bad.message) from None
+    return out
+
+
+_START, _END = ".startTimeUnixNano", ".endTimeUnixNano"
 
 
 def _span(sp: _Span, scope: str, resource: dict[str, Any]) -> OSpan:
-    events = (
-        [
-            Event(
-                ev.name,
-                _at(f".events[{e}]", "timeUnixNano", _int, ev.timeUnixNano, ""),
-                _at(f".events[{e}]", "attributes", _attrs, ev.attributes),
-            )
-            for e, ev in enumerate(sp.events)
-        ]
-        if sp.events
-        else []
-    )
+    # Hot: once per span. Integer times and string attributes (the common case) are read
+    # inline; anything else goes through the checked readers, which locate a bad value (in
+    # the order the fields are checked: events, times, attributes).
+    events = _events(sp.events) if sp.events else []
+    start = sp.startTimeUnixNano
+    if start.__class__ is not int:  # protobuf's JSON mapping writes them as digit strings
+        start = int(start) if start.__class__ is str and start.isdecimal() else _int(start, _START)
+    end = sp.endTimeUnixNano
+    if end.__class__ is not int:
+        end = int(end) if end.__class__ is str and end.isdecimal() else _int(end, _END)
+    try:
+        attributes = _attrs(sp.attributes) if sp.attributes else {}
+    except _Bad as bad:
+        raise _Bad(f".attributes{bad.where}", bad.message) from None
     status = sp.status
+    code = status.code if status else 0
     return OSpan(
-        name=sp.name,
-        trace_id=sp.traceId,
-        span_id=sp.spanId,
-        parent_span_id=sp.parentSpanId,
-        start_ns=_int(sp.startTimeUnixNano, ".startTimeUnixNano") or None,
-        end_ns=_int(sp.endTimeUnixNano, ".endTimeUnixNano") or None,
-        attributes=_at("", "attributes", _attrs, sp.attributes),
-        status_code=_status_code(status.code) if status else 0,
-        status_message=status.message if status else "",
-        scope=scope,
-        resource=resource,
-        events=events,
+        sp.name,
+        sp.traceId,
+        sp.spanId,
+        sp.parentSpanId,
+        start or None,
+        end or None,
+        attributes,
+        code if code.__class__ is int else _status_code(code),
+        status.message if status else "",
+        scope,
+        resource,
+        events,
     )
+
+
+def _events(events: list[_Event]) -> list[Event]:
+    return [
+        Event(
+            ev.name,
+            _at(f".events[{e}]", "timeUnixNano", _int, ev.timeUnixNano, ""),
+            _at(f".events[{e}]", "attributes", _attrs, ev.attributes),
+        )
+        for e, ev in enumerate(events)
+    ]
 
 
 def is_traces_doc(value: Any) -> bool:
@@ -292,7 +312,7 @@ def spans_from_line(line: bytes, name: str, lineno: int) -> list[OSpan]:
     except msgspec.DecodeError as exc:
         raise InputError.one(f"line is not JSON ({exc})", file=name, line=lineno) from None
     try:
-        return list(_spans_of(doc, "$"))
+        return _spans_of(doc, "$")
     except _Bad as bad:
         raise InputError([Problem(bad.message, file=name, line=lineno, path=bad.where)]) from None
 
@@ -306,7 +326,7 @@ def spans_from_value(value: Any, name: str, where: str = "$") -> list[OSpan]:
         path = where + path[1:] if path else where
         raise InputError([Problem(message, file=name, path=path)]) from None
     try:
-        return list(_spans_of(doc, where))
+        return _spans_of(doc, where)
     except _Bad as bad:
         raise InputError([Problem(bad.message, file=name, path=bad.where)]) from None
 

@@ -46,6 +46,11 @@ TEXT_KEYS = frozenset({"text", "transcript", "utterance"})
 def jsonish(value: Any) -> Any:
     """A payload recorded as a JSON string is read as JSON; any other string stays a string."""
     if isinstance(value, str):
+        if value[:1] in _OPENERS:  # the common case: an object or array, decoded as written
+            try:
+                return _decode_any(value)  # what strip() would leave decodes the same
+            except msgspec.DecodeError:
+                pass  # the rule below decides
         stripped = value.strip()
         if (
             stripped[:1] in ("{", "[", '"')
@@ -59,6 +64,7 @@ def jsonish(value: Any) -> Any:
     return value
 
 
+_OPENERS = ("{", "[")
 _NUM = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
 _REPR_LIMIT = 1 << 20
 
@@ -215,13 +221,18 @@ _DEST_KEYS = (
 _DIGIT_KEYS = ("keys", "digits", "digit", "dtmf", "tones", "sequence")
 
 
-@lru_cache(maxsize=4096)
 def _snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower().replace("-", "_")
 
 
-def tool_effect(name: str | None, arguments: Any, hint: str | None = None) -> str | None:
-    """`handoff` or `dtmf` when the tool is a stack's built-in transfer or keypad tool."""
+def tool_effect(name: Any, hint: Any = None) -> str | None:
+    """`handoff` or `dtmf` when the tool is a stack's built-in transfer or keypad tool, by its
+    name or the stack's hint (a value that is not a string says nothing)."""
+    return _effect(name if isinstance(name, str) else None, hint if isinstance(hint, str) else None)
+
+
+@lru_cache(maxsize=4096)  # a call has a few tools and many spans
+def _effect(name: str | None, hint: str | None) -> str | None:
     words = {_snake(w) for w in (name, hint) if w}
     if any(w.startswith(_TRANSFER_PREFIXES) for w in words):
         return "handoff"

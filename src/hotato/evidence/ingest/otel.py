@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 from hotato.evidence.ingest import _bridge, livekit, pipecat
@@ -111,11 +112,12 @@ def read(sn: Sniffed, em: Emitter, stack: str) -> None:
         em.source_format = "otlp-json"
         spans = sn.otlp.spans() if sn.otlp is not None else _document(sn)
     mapper = _Mapper(em, stack)
+    observe, map_span = em.col.observe, mapper.map
     try:
         for s in spans:
             em.input_count += 1
-            em.col.observe(s.start_ns)
-            mapper.map(s)
+            observe(s.start_ns)
+            map_span(s)
     except InputError:
         if sn.otlp is not None:  # read whole, a document's own refusal comes first
             sn.otlp.check()
@@ -124,6 +126,10 @@ def read(sn: Sniffed, em: Emitter, stack: str) -> None:
 
 
 def _lines(name: str) -> Iterator[OSpan]:
+    return chain.from_iterable(_line_batches(name))  # no generator step per span
+
+
+def _line_batches(name: str) -> Iterator[list[OSpan]]:
     try:
         handle = open(name, "rb")  # noqa: SIM115 - closed below; a generator owns it
     except OSError as exc:
@@ -134,7 +140,7 @@ def _lines(name: str) -> Iterator[OSpan]:
             if lineno == 1:
                 line = line.removeprefix(codecs.BOM_UTF8)
             if line:
-                yield from spans_from_line(line, name, lineno)
+                yield spans_from_line(line, name, lineno)
 
 
 def _document(sn: Sniffed) -> Iterator[OSpan]:
@@ -160,7 +166,8 @@ class _Mapper:
 
     def map(self, s: OSpan) -> None:
         em = self.em
-        self._deployment(s)
+        if s.resource is not self._resource:  # spans of one export batch share their resource
+            self._deployment(s)
         if "hotato.type" in s.attributes:
             _native(em, s)
             return
@@ -172,8 +179,6 @@ class _Mapper:
 
     def _deployment(self, s: OSpan) -> None:
         r, dep = s.resource, self.em.deployment
-        if r is self._resource:  # spans of one export batch share their resource
-            return
         self._resource = r
         dep.git_sha = dep.git_sha or first(r, "vcs.ref.head.revision", "hotato.git_sha")
         dep.config_hash = dep.config_hash or first(r, "hotato.config_hash")
@@ -195,17 +200,18 @@ def _generic(em: Emitter, s: OSpan) -> None:
         or low.startswith("execute_tool")
         or ("gen_ai.tool.name" in a and operation is None)
     ):
-        tool = first(a, "gen_ai.tool.name") or name.partition(" ")[2].strip() or None
         em.tool_call(
-            tool,
+            a.get("gen_ai.tool.name") or name.partition(" ")[2].strip() or None,
             start=s.start_ns,
             end=s.end_ns,
             arguments=payload(a, *_TOOL_ARGS),
             result=payload(a, *_TOOL_RESULT),
             error=span_error(s),
             ok=span_ok(s),
-            hint=first(a, "gen_ai.tool.type"),
-            attributes=ids(em, s, tool_call_id=a.get("gen_ai.tool.call.id")),
+            hint=a.get("gen_ai.tool.type"),
+            attributes=ids(em, s, tool_call_id=a.get("gen_ai.tool.call.id"))
+            if em.opts.include_identifiers
+            else None,
         )
         return
     method = first(a, "http.request.method", "http.method")
