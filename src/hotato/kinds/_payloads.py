@@ -125,6 +125,7 @@ class Payloads:
         # recorded: a payload at the span's own level (null included), or under attributes
         self.recorded = len(raws) - list(map(bool, raws)).count(False)
         self._by_key: dict[str, dict[Any, list[int]]] = {}
+        self._answers: dict[tuple[bytes, int | None], list[int]] = {}
 
     def value(self, i: int) -> Any:
         """The payload of call `i` (ABSENT when it recorded none)."""
@@ -161,9 +162,14 @@ class Payloads:
 
     def matching(self, expected: Any, limit: int | None = None) -> list[int]:
         """Positions (in `spans`) whose payload contains `expected`, in trace order; the first
-        `limit` of them when a caller needs only so many."""
-        hits = (i for i in self.candidates(expected) if _holds(expected, self.value(i)))
-        return list(islice(hits, limit))
+        `limit` of them when a caller needs only so many. Each distinct question is answered
+        once (`{}` may have every call for candidates)."""
+        asked = (_encode(expected), limit)
+        found = self._answers.get(asked)
+        if found is None:
+            hits = (i for i in self.candidates(expected) if _holds(expected, self.value(i)))
+            found = self._answers[asked] = list(islice(hits, limit))
+        return found
 
     def any_with(self, key: str, test: Callable[[Any], bool]) -> bool:
         """Whether any recorded payload passes `test`, reading only those that name `key` at
