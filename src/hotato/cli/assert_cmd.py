@@ -94,7 +94,7 @@ def run_cmd(
         from hotato.cli._pages import write_page
         from hotato.runs.pages import call_page
 
-        page = call_page(graded.document(), assertions_path, graded.sources)
+        page = call_page(graded.document, assertions_path, graded.sources)
         write_page(html_path, page)
         if fmt == "html":
             click.echo(page, nl=False)
@@ -102,7 +102,7 @@ def run_cmd(
     if fmt == "markdown":
         from hotato.report.markdown import call
 
-        click.echo(call(graded.document(), assertions_path), nl=False)
+        click.echo(call(graded.document, assertions_path), nl=False)
     elif fmt == "json":
         click.echo(graded.to_json(), nl=False)
     elif fmt == "junit":

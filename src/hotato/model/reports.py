@@ -46,7 +46,10 @@ class Interval(msgspec.Struct, kw_only=True):
 
 
 class ReliabilityRow(Counts, kw_only=True, omit_defaults=True):
-    """The Reliability row: its counts, then pass@1, pass@k, pass^k and the Wilson interval."""
+    """The Reliability row: its counts, then pass@1, pass@k, pass^k and the Wilson interval.
+
+    The figures' fields repeat Figures' because the row's JSON puts the counts first, and a
+    struct's inherited fields always come before its own (`Figures.row` makes one)."""
 
     n: int
     k: int
@@ -289,10 +292,6 @@ class TestRun(
     state_evidence: StateEvidence | None = None
     trials: list[TrialRow] | None = None
     artifact: ArtifactInfo | None = None
-
-    @property
-    def deterministic(self) -> list[Result]:
-        return self.assertions.results
 
 
 class TestSuite(msgspec.Struct, tag_field="kind", tag="hotato.test-suite", kw_only=True):

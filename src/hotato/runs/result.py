@@ -67,6 +67,7 @@ class AssertionsResult:
     def failed(self) -> list[Result]:
         return [r for r in self.outcome.deterministic if r.status is Status.FAIL]
 
+    @property
     def document(self) -> AssertRun:
         """The assert.v1 envelope, typed: what the renderers take and `to_json` encodes."""
         from hotato.report.json_out import envelope
@@ -75,14 +76,14 @@ class AssertionsResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The assert.v1 envelope (`hotato assert run --format json`) as JSON data."""
-        out: dict[str, Any] = msgspec.to_builtins(self.document())
+        out: dict[str, Any] = msgspec.to_builtins(self.document)
         return out
 
     def to_json(self) -> str:
         """The assert.v1 envelope exactly as `hotato assert run --format json` prints it."""
         from hotato.report.json_out import dumps
 
-        return dumps(self.document())
+        return dumps(self.document)
 
     def table(self, title: str = "hotato") -> str:
         """The verdict table `hotato assert run` prints, under `title`."""
