@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from hotato.api import (
         AssertionSet,
         AssertionsResult,
+        Call,
         ConversationOutcome,
         ConversationTest,
         Grader,
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AssertionSet",
     "AssertionsResult",
+    "Call",
     "ConversationOutcome",
     "ConversationTest",
     "Grader",

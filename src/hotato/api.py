@@ -27,8 +27,9 @@ from hotato.engine.run import RunOutcome
 from hotato.evidence.trace import load_trace
 from hotato.evidence.transcript import load_transcript
 from hotato.model.errors import InputError, Problem, UsageError
-from hotato.runs.evidence import PathLike, TraceInput, TranscriptInput
-from hotato.runs.grader import Grader, StateInput
+from hotato.model.evidence import CallEvidence, Trace
+from hotato.runs.evidence import Call, PathLike, StateInput, TraceInput, TranscriptInput
+from hotato.runs.grader import Grader
 from hotato.runs.outcome import ConversationOutcome
 from hotato.runs.result import AssertionsResult, NotPassed
 from hotato.runs.verify import Verification
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
     from hotato.evidence.ingest import IngestResult
     from hotato.fleet.grade import Progress
     from hotato.fleet.summary import Summary
-    from hotato.model.evidence import Trace
     from hotato.runs.claims import ClaimsFound, ClaimsGraded
 
 Paths = Sequence[PathLike]
@@ -112,9 +112,9 @@ def run_test(
     test: PathLike | ConversationTest,
     *,
     agent: str | None = None,
-    trace: PathLike | None = None,
-    transcript: PathLike | None = None,
-    state: PathLike | None = None,
+    trace: TraceInput | None = None,
+    transcript: TranscriptInput | None = None,
+    state: StateInput | None = None,
     state_before: PathLike | None = None,
     audio: PathLike | None = None,
     timing: PathLike | None = None,
@@ -134,9 +134,13 @@ def run_test(
 ) -> ConversationOutcome:
     """Grade one recorded call against a conversation test, as `hotato test run TEST` does.
 
-    The call is the evidence given, else the test's own `call:` folder. `agent` defaults to
-    the test's. With `out`, a tamper-evident artifact is written there (signed with `sign_key`
-    when given). `labels` (a folder of signed human labels) needs `trust`."""
+    The call is the evidence given, else the test's own `call:` folder. `trace` is a path or a
+    loaded Trace or CallEvidence (`load_trace`, `ingest`), `transcript` a path or a Transcript,
+    `state` a path or your own object with `query(resource, filters)`. `agent` defaults to the
+    test's. With `out`, a tamper-evident artifact is written there (signed with `sign_key` when
+    given); it binds the bytes of the trace and transcript, so those must then be paths (a
+    loaded object is refused with an InputError, as it is with `labels` and `trace_keys`).
+    `labels` (a folder of signed human labels) needs `trust`."""
     return _run(
         test,
         agent=agent,
@@ -164,16 +168,23 @@ def run_test(
 
 def run_trials(
     test: PathLike | ConversationTest,
-    trials: PathLike,
+    trials: PathLike | Sequence[Call | Trace | CallEvidence],
     *,
     k: int | None = None,
     agent: str | None = None,
     out: PathLike | None = None,
     **options: Any,
 ) -> ConversationOutcome:
-    """Grade a test over a folder of independently recorded calls (one per sub-folder):
-    pass@k, pass^k and a Wilson interval; with `out`, one artifact per trial inside it.
-    `options` are `run_test`'s (state_before, labels, trust, judge, sign_key, ...)."""
+    """Grade a test over independently recorded calls: pass@k, pass^k and a Wilson interval;
+    with `out`, one artifact per trial inside it.
+
+    `trials` is a folder (one call per sub-folder), or the calls themselves: each a
+    `hotato.Call(trace=..., transcript=..., state=..., name=...)` of paths or loaded objects,
+    or just a loaded Trace or CallEvidence. `options` are `run_test`'s (state_before, labels,
+    trust, judge, sign_key, ...)."""
+    if not isinstance(trials, str | os.PathLike):
+        calls = tuple(c if isinstance(c, Call) else Call(trace=c) for c in trials)
+        return _run(test, agent=agent, out=out, trials=calls, k=k, **options)
     return _run(test, agent=agent, out=out, trials=trials, k=k, **options)
 
 
@@ -396,6 +407,7 @@ def ingest(
 __all__ = [
     "AssertionSet",
     "AssertionsResult",
+    "Call",
     "ConversationOutcome",
     "ConversationTest",
     "Grader",

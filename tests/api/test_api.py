@@ -55,7 +55,7 @@ def test_trials_and_a_verifiable_artifact_in_five_lines(tmp_path: Path, refund: 
         write_call(tmp_path / "calls" / name)
     outcome = hotato.run_trials(refund, tmp_path / "calls", k=2, out=tmp_path / "artifacts")
     assert outcome.passed and len(outcome.items) == 2
-    assert outcome.document["reliability"]["aggregate"]["k"] == 2
+    assert outcome.document.reliability.aggregate.k == 2
     assert [g.name for g in outcome.items] == ["refund-flow[call-1]", "refund-flow[call-2]"]
     assert hotato.verify_artifact(tmp_path / "artifacts" / "call-1").ok
 
@@ -126,7 +126,7 @@ def test_labels_sign_and_verify(tmp_path: Path, refund: Path) -> None:
         labels=tmp_path / "labels",
         trust=[tmp_path / "reviewer.pub"],
     )
-    assert settled.document["human"]["verified"][0]["reviewer"] == "ana"
+    assert settled.document.human.verified[0].reviewer == "ana"
 
 
 def test_refusals_are_typed_and_located(tmp_path: Path) -> None:

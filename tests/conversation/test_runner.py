@@ -13,12 +13,23 @@ from hotato.conversation.runner import decide_exit, run_test
 from hotato.conversation.scorecard import conditions, passed
 from hotato.conversation.testfile import ConversationTest, load_test
 from hotato.engine.sources import open_sources
+from hotato.model.rubric import JudgeStatus, RubricResult
 from hotato.model.status import ExitCode, Status
 
 
 def lane(status: str) -> Any:
-    def rubric(test: ConversationTest, sources: Any) -> list[dict[str, Any]]:
-        return [{"id": s.id, "status": status, "deterministic": False} for s in test.rubric]
+    def rubric(test: ConversationTest, sources: Any) -> list[RubricResult]:
+        return [
+            RubricResult(
+                id=s.id,
+                kind="judge_rubric",
+                deterministic=False,
+                status=JudgeStatus(status),
+                reason="",
+                human_required=False,
+            )
+            for s in test.rubric
+        ]
 
     return rubric
 

@@ -96,8 +96,8 @@ def test_the_library_takes_timing_as_the_cli_does(tmp_path: Path) -> None:
     (tmp_path / "t.yaml").write_text(TEST)
     _write(tmp_path, 2.0)
     outcome = hotato.run_test(tmp_path / "t.yaml", timing=tmp_path / "timing.json")
-    graded = outcome.document["assertions"]["results"]
-    assert {r["id"]: r["status"] for r in graded} == {
+    graded = outcome.document.assertions.results
+    assert {r.id: r.status for r in graded} == {
         "answered-quickly": "FAIL",
         "yielded": "PASS",
     }

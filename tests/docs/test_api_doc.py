@@ -14,7 +14,7 @@ STEPS = parse(DOC.read_text(encoding="utf-8"))
 
 def test_the_page_covers_the_api() -> None:
     shown = "\n".join(c.text for c in commands(STEPS))
-    for script in ("grade.py", "many.py", "trials.py", "errors.py"):
+    for script in ("grade.py", "many.py", "trials.py", "loaded.py", "errors.py"):
         assert f"python {script}" in shown
 
 

@@ -386,8 +386,8 @@ def test_the_runner_lane_reads_hotato_sources(fake_judge: FakeJudge, tmp_path: P
     )  # fmt: skip
     sources = SimpleNamespace(transcript=parse_transcript(TRANSCRIPT), trace=load_trace(trace_file))
     judged, human = rubric_lane(_config(fake_judge.url))(test, sources)
-    assert (judged["status"], human["status"]) == ("PASS", "INCONCLUSIVE")
-    assert judged["deterministic"] is False and human["human_required"] is True
+    assert (judged.status, human.status) == ("PASS", "INCONCLUSIVE")
+    assert judged.deterministic is False and human.human_required is True
     sent = fake_judge.requests[0]["body"]["messages"][1]["content"]
     evidence = json.loads(sent.split("Evidence (JSON):\n", 1)[1])
     assert evidence["trace"] == [

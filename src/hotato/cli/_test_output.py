@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from hotato.runs.outcome import ConversationOutcome, Graded
 
@@ -19,36 +18,18 @@ def render(fmt: str, outcome: ConversationOutcome, color: bool) -> str:
         if outcome.suite is not None:
             named = [(g.name, g.document) for g in outcome.items]
             return markdown.suite(named, str(outcome.suite), outcome.exit_code)
-        return markdown.call(outcome.document, str(outcome.document["test_id"]))
+        first = outcome.items[0].document
+        return markdown.call(first, first.test_id)
     if outcome.suite is not None:
         return _suite_text(outcome.suite, outcome)
     from hotato.report.run_text import render as render_run
+    from hotato.report.run_text import trials_text
 
-    doc = outcome.document
+    doc = outcome.items[0].document
     text = render_run(doc, outcome.run.results, color)
-    if "trials" in doc:
-        text += _trials_text(doc)
+    if doc.trials is not None:
+        text += trials_text(doc, doc.trials)
     return text
-
-
-def _trials_text(doc: dict[str, Any]) -> str:
-    trials = doc["trials"]
-    first = Path(trials[0]["call"]).name
-    lines = ["", f"trials (independent recorded calls; the lanes above are trial 1, {first}):"]
-    for t in trials:
-        s = t["summary"]
-        lines.append(
-            f"  {'PASSED' if t['passed'] else 'FAILED':<7} {Path(t['call']).name}  "
-            f"{s['pass']} pass, {s['fail']} fail, {s['inconclusive']} inconclusive; "
-            f"exit {t['exit_code']}"
-        )
-    passes = sum(bool(t["passed"]) for t in trials)
-    lines.append(
-        f"success over {len(trials)} trial(s): "
-        f"{'PASSED' if doc['success']['passed'] else 'FAILED'} ({passes} of {len(trials)} passed); "
-        f"exit {doc['exit_code']}"
-    )
-    return "\n".join(lines) + "\n"
 
 
 def _suite_text(folder: Path, outcome: ConversationOutcome) -> str:
@@ -60,7 +41,7 @@ def _suite_text(folder: Path, outcome: ConversationOutcome) -> str:
         lines.append(
             f"  {'PASSED' if g.run.passed else 'FAILED':<7} {g.name}  "
             f"{t.passed} pass, {t.failed} fail, {t.inconclusive} inconclusive; "
-            f"exit {g.document['exit_code']}"
+            f"exit {g.document.exit_code}"
         )
     code = outcome.exit_code
     lines += ["", f"suite: {len(items) - len(failed)} passed, {len(failed)} failed; exit {code}"]

@@ -89,26 +89,22 @@ def run_cmd(
         keep_evidence=fmt == "html" or html_path is not None,
         timing=timing,
     )
-    outcome, auth, extra = graded.outcome, graded.auth, graded.extra()
+    outcome, auth = graded.outcome, graded.auth
     if fmt == "html" or html_path is not None:
         from hotato.cli._pages import write_page
-        from hotato.report.json_out import envelope
         from hotato.runs.pages import call_page
 
-        page = call_page(envelope(outcome, extra), assertions_path, graded.sources)
+        page = call_page(graded.document, assertions_path, graded.sources)
         write_page(html_path, page)
         if fmt == "html":
             click.echo(page, nl=False)
             raise Exit(outcome.exit_code)
     if fmt == "markdown":
-        from hotato.report.json_out import envelope
         from hotato.report.markdown import call
 
-        click.echo(call(envelope(outcome, extra), assertions_path), nl=False)
+        click.echo(call(graded.document, assertions_path), nl=False)
     elif fmt == "json":
-        from hotato.report.json_out import dumps, envelope
-
-        click.echo(dumps(envelope(outcome, extra)), nl=False)
+        click.echo(graded.to_json(), nl=False)
     elif fmt == "junit":
         from hotato.report import junit
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
@@ -40,43 +39,12 @@ from hotato.conversation._judge_prompt import (
 )
 from hotato.kinds.rubric import RubricEvidence, evidence_sources
 from hotato.model.errors import InputError, UsageError
+from hotato.model.rubric import JudgeStatus, Provenance, RubricResult
 
 if TYPE_CHECKING:
     import httpx
 
 default_cache_dir = cache.default_cache_dir  # where verdicts are kept unless told otherwise
-
-
-class JudgeStatus(StrEnum):
-    PASS = "PASS"
-    FAIL = "FAIL"
-    INCONCLUSIVE = "INCONCLUSIVE"
-    ERROR = "ERROR"  # the judge could not be asked or answered nonsense; never a FAIL
-
-
-class Provenance(msgspec.Struct, kw_only=True):
-    model: str
-    prompt_sha256: str
-    input_sha256: str
-    cached: bool
-
-
-class RubricResult(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """One criterion's result in the rubric lane. Never counted with the deterministic results."""
-
-    id: str
-    kind: str
-    deterministic: bool  # always False; no default, so it is always written
-    status: JudgeStatus
-    reason: str
-    human_required: bool
-    dimension: str | None = None
-    rationale: str | None = None
-    provenance: Provenance | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = msgspec.to_builtins(self)
-        return out
 
 
 class Rubric(msgspec.Struct, frozen=True, kw_only=True):
@@ -277,13 +245,12 @@ def evaluate_rubrics(
         return [judge.evaluate(r, transcript, trace) for r in rubrics]
 
 
-def rubric_lane(config: JudgeConfig | None) -> Callable[[Any, Any], list[dict[str, Any]]]:
+def rubric_lane(config: JudgeConfig | None) -> Callable[[Any, Any], list[RubricResult]]:
     """A rubric lane for the runner: `lane(test, sources)` judges `test.rubric` over
-    `sources.transcript` and `sources.trace` and returns the results as dicts."""
+    `sources.transcript` and `sources.trace`."""
 
-    def lane(test: Any, sources: Any) -> list[dict[str, Any]]:
-        results = evaluate_rubrics(test.rubric, sources.transcript, sources.trace, config)
-        return [r.to_dict() for r in results]
+    def lane(test: Any, sources: Any) -> list[RubricResult]:
+        return evaluate_rubrics(test.rubric, sources.transcript, sources.trace, config)
 
     return lane
 

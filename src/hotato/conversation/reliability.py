@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil, comb, floor, sqrt
 
+import msgspec
+
+from hotato.model.reports import Figures, Interval, Wilson
+
 Z95 = 1.959963984540054
+REPLAY_NOTE = (
+    "every run replayed the same recording, so the deterministic lane has zero "
+    "variance: pass^k equals pass@1 and the repetitions add no new information"
+)
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -43,21 +51,21 @@ class Aggregate:
     passes: int
     independent: bool  # recorded trials (True) or replays of one recording (False)
 
-    def as_dict(self) -> dict[str, object]:
+    def figures(self) -> Figures:
         lo, hi = wilson(self.passes, self.n)
-        doc: dict[str, object] = {
-            "n": self.n,
-            "k": self.k,
-            "passes": self.passes,
-            "pass_at_1": round(self.passes / self.n, 6),
-            "pass_at_k": round(pass_at_k(self.n, self.passes, self.k), 6),
-            "pass_caret_k": round(pass_caret_k(self.n, self.passes, self.k), 6),
-            "ci": {"wilson": {"level": 0.95, "low": lo, "high": hi}},
-            "independent_trials": self.independent,
-        }
-        if not self.independent:
-            doc["note"] = (
-                "every run replayed the same recording, so the deterministic lane has zero "
-                "variance: pass^k equals pass@1 and the repetitions add no new information"
-            )
-        return doc
+        return Figures(
+            n=self.n,
+            k=self.k,
+            passes=self.passes,
+            pass_at_1=round(self.passes / self.n, 6),
+            pass_at_k=round(pass_at_k(self.n, self.passes, self.k), 6),
+            pass_caret_k=round(pass_caret_k(self.n, self.passes, self.k), 6),
+            ci=Interval(wilson=Wilson(level=0.95, low=lo, high=hi)),
+            independent_trials=self.independent,
+            note=None if self.independent else REPLAY_NOTE,
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        """The figures as JSON data."""
+        out: dict[str, object] = msgspec.to_builtins(self.figures())
+        return out

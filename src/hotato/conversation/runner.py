@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from hotato.conversation.reliability import Aggregate
 from hotato.conversation.scorecard import (
@@ -18,11 +17,13 @@ from hotato.conversation.scorecard import (
 from hotato.conversation.testfile import ConversationTest
 from hotato.engine.evaluate import Sources, evaluate
 from hotato.engine.policy import Tally, exit_code, resolve_policy
+from hotato.model.reports import Counts, HumanLabels, TraceAuthResult
 from hotato.model.results import Result
+from hotato.model.rubric import JudgeStatus, RubricResult
 from hotato.model.state import StateRead
 from hotato.model.status import ExitCode, Policy
 
-RubricLane = Callable[[ConversationTest, Sources], list[dict[str, Any]]]
+RubricLane = Callable[[ConversationTest, Sources], list[RubricResult]]
 
 
 @dataclass
@@ -30,7 +31,7 @@ class ConversationRun:
     test: ConversationTest
     agent: str
     results: list[Result]
-    rubric: list[dict[str, Any]]
+    rubric: list[RubricResult]
     policy: Policy
     conditions: dict[str, bool]
     passed: bool
@@ -40,8 +41,8 @@ class ConversationRun:
     runs: list[bool]
     sources: Sources
     state_reads: list[StateRead] = field(default_factory=list)  # the first run's reads
-    labels: dict[str, Any] = field(default_factory=dict)
-    trace_auth: dict[str, Any] | None = None
+    labels: HumanLabels | None = None  # the verified and refused signed labels, when given
+    trace_auth: TraceAuthResult | None = None
     human_failures: list[str] = field(default_factory=list)  # ids a person judged FAIL
 
     @property
@@ -49,13 +50,14 @@ class ConversationRun:
         return Tally.of(self.results)
 
     def rubric_exit(self) -> int:
+        """The rubric lane's exit code: 0 unless the user gates on the judge (law 7)."""
         if not self.gate_judge:
             return 0
-        statuses = {r["status"] for r in self.rubric}
-        return 1 if "FAIL" in statuses else 2 if "ERROR" in statuses else 0
+        statuses = {r.status for r in self.rubric}
+        return 1 if JudgeStatus.FAIL in statuses else 2 if JudgeStatus.ERROR in statuses else 0
 
     @property
-    def dimensions(self) -> dict[str, dict[str, int]]:
+    def dimensions(self) -> dict[str, Counts]:
         return dimensions(self.results)
 
 

@@ -3,47 +3,46 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from hotato.engine.policy import Tally
+from msgspec.structs import replace
+
+from hotato.model.reports import Counts, Figures
 from hotato.model.results import Result
+from hotato.model.rubric import JudgeStatus, RubricResult
 from hotato.model.status import DIMENSIONS, Status
 
 RUBRIC_CONDITIONS = frozenset({"no_rubric_failure"})
+_RUBRIC_FAILURES = frozenset({JudgeStatus.FAIL, JudgeStatus.ERROR})
 
 HumanVerdicts = Mapping[str, frozenset[Status]]
 """Per assertion id, the verdicts verified human labels give it (several when in conflict)."""
 
 
-def settle_rubric(rubric: list[dict[str, Any]], human: HumanVerdicts) -> list[dict[str, Any]]:
+def settle_rubric(rubric: list[RubricResult], human: HumanVerdicts) -> list[RubricResult]:
     """The rubric shelf with each criterion a person labelled showing that person's verdict,
     `authority: human` (law 8: a person is an authority, a model never is). Labels in conflict
     settle nothing and say so. A judge's own answer is kept beside it as `judge_status`."""
     shelf = []
     for result in rubric:
-        verdicts = human.get(str(result.get("id")))
+        verdicts = human.get(result.id)
         if not verdicts:
             shelf.append(result)
             continue
         if len(verdicts) > 1:
             shown = sorted(v.value for v in verdicts)
-            shelf.append(
-                {
-                    **result,
-                    "reason": f"verified human labels disagree ({shown}); nothing is settled",
-                }
-            )
+            reason = f"verified human labels disagree ({shown}); nothing is settled"
+            shelf.append(replace(result, reason=reason))
             continue
         (verdict,) = verdicts
-        settled = {
-            **result,
-            "status": verdict.value,
-            "authority": "human",
-            "reason": f"settled by a verified, signed human label: {verdict.value}",
-        }
-        if result.get("kind") == "judge_rubric":
-            settled["judge_status"] = result.get("status")
-        shelf.append(settled)
+        shelf.append(
+            replace(
+                result,
+                status=JudgeStatus(verdict.value),
+                authority="human",
+                reason=f"settled by a verified, signed human label: {verdict.value}",
+                judge_status=result.status if result.kind == "judge_rubric" else None,
+            )
+        )
     return shelf
 
 
@@ -57,33 +56,33 @@ def human_failures(human: HumanVerdicts) -> list[str]:
     return sorted(i for i, v in human.items() if Status.FAIL in v)
 
 
-def dimensions(results: list[Result]) -> dict[str, dict[str, int]]:
-    out = {d: Tally.of([r for r in results if r.dimension == d]).as_dict() for d in DIMENSIONS}
+def dimensions(results: list[Result]) -> dict[str, Counts]:
+    out = {d: Counts.of([r for r in results if r.dimension == d]) for d in DIMENSIONS}
     untagged = [r for r in results if r.dimension is None]
     if untagged:
-        out["untagged"] = Tally.of(untagged).as_dict()
+        out["untagged"] = Counts.of(untagged)
     return out
 
 
 def scorecard(
-    results: list[Result], report_dimensions: list[str], reliability: dict[str, Any]
-) -> dict[str, dict[str, Any]]:
+    results: list[Result], report_dimensions: list[str], reliability: Figures
+) -> dict[str, Counts]:
     """The dimensions a test reports, in its order, and no others (plus `untagged` when a
     result carries no dimension). The Reliability row carries the reliability figures (pass@1,
     pass@k, pass^k, the Wilson interval) beside the counts of results tagged `reliability`."""
-    counts = dimensions(results)
-    card: dict[str, dict[str, Any]] = {d: dict(counts[d]) for d in report_dimensions}
+    rows = dimensions(results)
+    card = {d: rows[d] for d in report_dimensions}
     if "reliability" in card:
-        card["reliability"].update(reliability)
-    if "untagged" in counts:
-        card["untagged"] = counts["untagged"]
+        card["reliability"] = reliability.row(card["reliability"])
+    if "untagged" in rows:
+        card["untagged"] = rows["untagged"]
     return card
 
 
 def conditions(
     required: list[str],
     deterministic: list[Result],
-    rubric: list[dict[str, Any]],
+    rubric: list[RubricResult],
     human: HumanVerdicts,
 ) -> dict[str, bool]:
     """Each required condition, true or false.
@@ -95,7 +94,7 @@ def conditions(
     value = {
         "all_deterministic_assertions_pass": all(s is Status.PASS for s in statuses),
         "no_deterministic_fail": Status.FAIL not in statuses,
-        "no_rubric_failure": not any(r["status"] in ("FAIL", "ERROR") for r in rubric),
+        "no_rubric_failure": not any(r.status in _RUBRIC_FAILURES for r in rubric),
         "no_inconclusive": not inconclusive,
         "no_unresolved_inconclusive": all(i in settled for i in inconclusive),
     }

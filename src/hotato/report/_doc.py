@@ -3,24 +3,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from hotato.model.reports import AssertRun, TestRun
+from hotato.model.results import Result
+from hotato.model.rubric import RubricResult
 
-Lanes = tuple[list[dict[str, Any]], list[dict[str, Any]]]
+Graded = TestRun | AssertRun
+Lanes = tuple[list[Result], list[Result] | list[RubricResult]]
 
 
-def lanes(doc: dict[str, Any]) -> Lanes:
+def lanes(doc: Graded) -> Lanes:
     """The deterministic results, and the judge's (the rubric lane), from either shape."""
-    if doc.get("kind") == "hotato.test-run":
-        return list(doc["assertions"]["results"]), list(doc["rubric"]["results"])
-    results = doc["results"]
-    judged = [r for r in results if not r["deterministic"]]
-    return [r for r in results if r["deterministic"]], judged
+    if isinstance(doc, TestRun):
+        return doc.assertions.results, doc.rubric.results
+    return doc.deterministic, doc.judged
 
 
-def verdict(doc: dict[str, Any]) -> str:
+def verdict(doc: Graded) -> str:
     """REFUSED (exit 2), else PASSED or FAILED: a test's success, or a run's exit code."""
-    if doc["exit_code"] == 2:
+    if doc.exit_code == 2:
         return "REFUSED"
-    success = doc.get("success")
-    ok = success["passed"] if success else doc["exit_code"] == 0
+    ok = doc.success.passed if isinstance(doc, TestRun) else doc.exit_code == 0
     return "PASSED" if ok else "FAILED"

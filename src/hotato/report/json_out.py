@@ -6,8 +6,8 @@ from typing import Any
 
 import msgspec
 
-from hotato.engine.policy import Tally
 from hotato.engine.run import RunOutcome
+from hotato.model.reports import AssertRun, Counts, JudgeCounts, LaneSummary, TraceAuthResult
 
 NOTE = (
     "deterministic counts and the judge count are reported apart and never merged; "
@@ -15,31 +15,35 @@ NOTE = (
 )
 
 
-def envelope(outcome: RunOutcome, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    judge = Tally.of(outcome.judge)
-    doc: dict[str, Any] = {
-        "schema": "assert.v1",
-        "exit_code": int(outcome.exit_code),
-        "inconclusive_policy": outcome.policy.value,
-        "results": [msgspec.to_builtins(r) for r in outcome.results],
-        "summary": {
-            "deterministic": outcome.tally.as_dict(),
-            "judge": {**judge.as_dict(), "total": len(outcome.judge)},
-            "by_kind": by_kind(outcome),
-            "note": NOTE,
-        },
-    }
-    if extra:
-        doc.update(extra)
-    return doc
+def envelope(outcome: RunOutcome, trace_auth: TraceAuthResult | None = None) -> AssertRun:
+    """The assert.v1 envelope of one graded call; `trace_auth` when its signature was checked."""
+    judge = Counts.of(outcome.judge)
+    return AssertRun(
+        exit_code=int(outcome.exit_code),
+        inconclusive_policy=outcome.policy,
+        results=outcome.results,
+        summary=LaneSummary(
+            deterministic=Counts.of(outcome.deterministic),
+            judge=JudgeCounts(
+                passed=judge.passed,
+                failed=judge.failed,
+                inconclusive=judge.inconclusive,
+                total=len(outcome.judge),
+            ),
+            by_kind=by_kind(outcome),
+            note=NOTE,
+        ),
+        trace_auth=trace_auth,
+    )
 
 
-def by_kind(outcome: RunOutcome) -> dict[str, dict[str, int]]:
+def by_kind(outcome: RunOutcome) -> dict[str, Counts]:
     kinds: dict[str, list[Any]] = {}
     for r in outcome.deterministic:
         kinds.setdefault(r.kind, []).append(r)
-    return {k: Tally.of(v).as_dict() for k, v in kinds.items()}
+    return {k: Counts.of(v) for k, v in kinds.items()}
 
 
 def dumps(doc: Any) -> str:
+    """A document as `--format json` prints it: 2-space indent, a trailing newline."""
     return msgspec.json.format(msgspec.json.encode(doc), indent=2).decode() + "\n"

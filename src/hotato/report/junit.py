@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any
 
+from hotato.model.reports import HumanLabels
 from hotato.model.results import Result
+from hotato.model.rubric import RubricResult
 from hotato.model.status import Status
 from hotato.report._printable import printable
 
@@ -42,7 +43,7 @@ def render(suites: list[ET.Element]) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def rubric_suite(name: str, results: list[dict[str, Any]], gated: bool) -> ET.Element:
+def rubric_suite(name: str, results: list[RubricResult], gated: bool) -> ET.Element:
     """The rubric lane on its own suite. Advisory unless gated: then a FAIL is a failure and a
     judge ERROR an error; otherwise every verdict is reported as skipped, so CI never fails on
     a model's opinion the user did not opt into."""
@@ -52,9 +53,9 @@ def rubric_suite(name: str, results: list[dict[str, Any]], gated: bool) -> ET.El
         case = ET.SubElement(
             el,
             "testcase",
-            {"classname": f"{name}.rubric.{r.get('kind', '')}", "name": str(r["id"])},
+            {"classname": f"{name}.rubric.{r.kind}", "name": r.id},
         )
-        status, reason = str(r["status"]), str(r.get("reason", ""))
+        status, reason = r.status.value, r.reason
         if gated and status == "FAIL":
             ET.SubElement(case, "failure", {"message": reason, "type": "FAIL"})
             counts["failures"] += 1
@@ -76,35 +77,33 @@ def rubric_suite(name: str, results: list[dict[str, Any]], gated: bool) -> ET.El
     return el
 
 
-def human_suite(name: str, lane: dict[str, Any]) -> ET.Element:
+def human_suite(name: str, lane: HumanLabels) -> ET.Element:
     """Signed human labels: each verified label a testcase naming its verdict, reviewer and
     time; refused labels skipped with the reason. Labels never rewrite a deterministic result."""
-    verified, refused = lane.get("verified", []), lane.get("refused", [])
+    verified, refused = lane.verified, lane.refused
     el = ET.Element(
         "testsuite",
         {
             "name": f"{name}.human",
             "tests": str(len(verified) + len(refused)),
-            "failures": str(sum(label["verdict"] == "fail" for label in verified)),
+            "failures": str(sum(label.verdict == "fail" for label in verified)),
             "errors": "0",
             "skipped": str(len(refused)),
         },
     )
     for label in verified:
         case = ET.SubElement(
-            el, "testcase", {"classname": f"{name}.human", "name": str(label["assertion_id"])}
+            el, "testcase", {"classname": f"{name}.human", "name": label.assertion_id}
         )
         said = (
-            f"human label: {label['verdict']} by {label['reviewer']} at "
-            f"{label['created_at']} (key {label['key_id']})"
+            f"human label: {label.verdict} by {label.reviewer} at "
+            f"{label.created_at} (key {label.key_id})"
         )
-        if label["verdict"] == "fail":  # a person's FAIL is a failure, never a pass
+        if label.verdict == "fail":  # a person's FAIL is a failure, never a pass
             ET.SubElement(case, "failure", {"message": said, "type": "FAIL"})
         out = ET.SubElement(case, "system-out")
         out.text = said
-    for label in refused:
-        case = ET.SubElement(
-            el, "testcase", {"classname": f"{name}.human", "name": str(label.get("path", "label"))}
-        )
-        ET.SubElement(case, "skipped", {"message": f"refused label: {label.get('reason', '')}"})
+    for refusal in refused:
+        case = ET.SubElement(el, "testcase", {"classname": f"{name}.human", "name": refusal.path})
+        ET.SubElement(case, "skipped", {"message": f"refused label: {refusal.reason}"})
     return el

@@ -6,9 +6,12 @@ a table cell or an @mention in the comment it lands in.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
-from hotato.report._doc import lanes, verdict
+from hotato.model.reports import ReliabilityRow, TestRun
+from hotato.model.results import Result
+from hotato.model.rubric import RubricResult
+from hotato.report._doc import Graded, lanes, verdict
 from hotato.report._printable import printable
 
 RANK = {"FAIL": 0, "ERROR": 0, "INCONCLUSIVE": 1, "PASS": 2}
@@ -37,66 +40,61 @@ def cell(text: object) -> str:
     return "".join(_ESCAPES.get(ch, ch) for ch in value)
 
 
-def _counts(doc: dict[str, Any]) -> str:
-    d = doc["summary"]["deterministic"]
-    return f"{d['pass']} pass, {d['fail']} fail, {d['inconclusive']} inconclusive"
+def _counts(doc: Graded) -> str:
+    d = doc.summary.deterministic
+    return f"{d.passed} pass, {d.failed} fail, {d.inconclusive} inconclusive"
 
 
-def _checks_table(results: list[dict[str, Any]], only_failing: bool = False) -> list[str]:
-    rows = sorted(results, key=lambda r: RANK.get(r["status"], 1))  # stable: document order
+def _checks_table(
+    results: Sequence[Result | RubricResult], only_failing: bool = False
+) -> list[str]:
+    rows = sorted(results, key=lambda r: RANK.get(r.status, 1))  # stable: document order
     if only_failing:
-        rows = [r for r in rows if r["status"] != "PASS"]
+        rows = [r for r in rows if r.status != "PASS"]
     if not rows:
         return []
     out = ["| Status | Check | Kind | Reason |", "|---|---|---|---|"]
     for r in rows:
-        status = r["status"] if r["status"] == "PASS" else f"**{r['status']}**"
-        out.append(
-            f"| {status} | {cell(r['id'])} | {cell(r.get('kind', ''))} | "
-            f"{cell(r.get('reason', ''))} |"
-        )
+        status = r.status.value if r.status == "PASS" else f"**{r.status.value}**"
+        out.append(f"| {status} | {cell(r.id)} | {cell(r.kind)} | {cell(r.reason)} |")
     return out
 
 
-def _scorecard(doc: dict[str, Any]) -> list[str]:
-    dims = doc.get("dimensions") or {}
+def _scorecard(doc: Graded) -> list[str]:
+    dims = doc.dimensions if isinstance(doc, TestRun) else {}
     if not dims:
         return []
     out = ["", "| Dimension | Pass | Fail | Inconclusive | Figures |", "|---|---|---|---|---|"]
     for name, t in dims.items():
         figures = ""
-        if "pass_at_1" in t:
-            ci = t["ci"]["wilson"]
-            figures = f"pass@1 {t['pass_at_1']:.3f}"
-            if t["k"] > 1:
-                figures += f", pass@{t['k']} {t['pass_at_k']:.3f}, pass^{t['k']} " + (
-                    f"{t['pass_caret_k']:.3f}"
-                )
-            figures += f", Wilson 95% [{ci['low']:.3f}, {ci['high']:.3f}], n={t['n']}"
-        out.append(
-            f"| {cell(name)} | {t['pass']} | {t['fail']} | {t['inconclusive']} | {figures} |"
-        )
+        if isinstance(t, ReliabilityRow):
+            ci = t.ci.wilson
+            figures = f"pass@1 {t.pass_at_1:.3f}"
+            if t.k > 1:
+                figures += f", pass@{t.k} {t.pass_at_k:.3f}, pass^{t.k} {t.pass_caret_k:.3f}"
+            figures += f", Wilson 95% [{ci.low:.3f}, {ci.high:.3f}], n={t.n}"
+        out.append(f"| {cell(name)} | {t.passed} | {t.failed} | {t.inconclusive} | {figures} |")
     return out
 
 
-def call(doc: dict[str, Any], title: str) -> str:
+def call(doc: Graded, title: str) -> str:
     """One call (or one test over its trials)."""
     deterministic, judge = lanes(doc)
     out = [
-        f"### hotato: {cell(title)}: **{verdict(doc)}** (exit {doc['exit_code']})",
+        f"### hotato: {cell(title)}: **{verdict(doc)}** (exit {doc.exit_code})",
         "",
         f"Deterministic lane: {_counts(doc)}; inconclusive policy "
-        f"`{doc['inconclusive_policy']}`. No overall score.",
+        f"`{doc.inconclusive_policy.value}`. No overall score.",
         "",
     ]
     out += _checks_table(deterministic)
     out += _scorecard(doc)
-    trials = doc.get("trials", [])
+    trials = (doc.trials if isinstance(doc, TestRun) else None) or []
     if trials:
-        passed = sum(bool(t["passed"]) for t in trials)
+        passed = sum(t.passed for t in trials)
         out += ["", f"Trials: {passed} of {len(trials)} passed."]
     if judge:
-        j = {s: sum(r["status"] == s for r in judge) for s in ("PASS", "FAIL", "INCONCLUSIVE")}
+        j = {s: sum(r.status == s for r in judge) for s in ("PASS", "FAIL", "INCONCLUSIVE")}
         out += [
             "",
             f"Judge lane (advisory, counted apart): {j['PASS']} pass, {j['FAIL']} fail, "
@@ -105,7 +103,7 @@ def call(doc: dict[str, Any], title: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def suite(docs: list[tuple[str, dict[str, Any]]], title: str, exit_code: int) -> str:
+def suite(docs: list[tuple[str, TestRun]], title: str, exit_code: int) -> str:
     """A suite: one row per test (failing tests first), then the failing checks of each."""
     ranked = sorted(docs, key=lambda d: {"REFUSED": 0, "FAILED": 1}.get(verdict(d[1]), 2))
     failed = sum(verdict(d) != "PASSED" for _, d in docs)
@@ -119,10 +117,10 @@ def suite(docs: list[tuple[str, dict[str, Any]]], title: str, exit_code: int) ->
         "|---|---|---|---|---|",
     ]
     for name, doc in ranked:
-        d = doc["summary"]["deterministic"]
+        d = doc.summary.deterministic
         word = verdict(doc)
         shown = word if word == "PASSED" else f"**{word}**"
-        out.append(f"| {cell(name)} | {shown} | {d['pass']} | {d['fail']} | {d['inconclusive']} |")
+        out.append(f"| {cell(name)} | {shown} | {d.passed} | {d.failed} | {d.inconclusive} |")
     for name, doc in ranked:
         if verdict(doc) == "PASSED":
             continue

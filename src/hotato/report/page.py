@@ -13,9 +13,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+import msgspec
+
 from hotato.model.evidence import Trace, Transcript
+from hotato.model.reports import Counts, ReliabilityRow, StateEntry, TestRun
+from hotato.model.results import Result
 from hotato.report import timeline
-from hotato.report._doc import lanes, verdict
+from hotato.report._doc import Graded, lanes, verdict
 from hotato.report._printable import printable
 from hotato.report.timeline import Cite, pretty
 
@@ -39,48 +43,46 @@ TRACE_KINDS = frozenset(
 class CallInput:
     """One graded call: the JSON document as printed, and the evidence it was graded on."""
 
-    doc: dict[str, Any]  # a `hotato.test-run` document or an `assert.v1` envelope
+    doc: Graded  # a `hotato.test-run` document or an `assert.v1` envelope
     title: str
     trace: Trace | None = None
     transcript: Transcript | None = None
-    state: list[dict[str, Any]] = field(default_factory=list)  # state evidence entries
+    state: list[StateEntry] = field(default_factory=list)  # state evidence entries
     link: str | None = None  # a page of its own (a suite's test with an artifact), if any
 
 
-def _dimension_state(row: dict[str, Any]) -> str:
+def _dimension_state(row: Counts) -> str:
     """A dimension's own state: a FAIL anywhere fails it; otherwise an INCONCLUSIVE leaves it
     INCONCLUSIVE, never a pass; a dimension with no checks says so."""
-    if row["fail"]:
+    if row.failed:
         return "FAIL"
-    if row["inconclusive"]:
+    if row.inconclusive:
         return "INCONCLUSIVE"
-    if row["pass"]:
+    if row.passed:
         return "PASS"
     return "NO CHECKS"
 
 
-def _checks(
-    results: list[dict[str, Any]], prefix: str, state_ids: set[str]
-) -> list[dict[str, Any]]:
+def _checks(results: list[Result], prefix: str, state_ids: set[str]) -> list[dict[str, Any]]:
     checks = []
     for i, r in enumerate(results):
-        refs = [{"ref": e, "anchor": f"{prefix}{e}"} for e in r.get("evidence", [])]
-        if r["id"] in state_ids:
-            refs.append({"ref": "state read", "anchor": f"{prefix}state-{r['id']}"})
+        refs = [{"ref": e, "anchor": f"{prefix}{e}"} for e in r.evidence]
+        if r.id in state_ids:
+            refs.append({"ref": "state read", "anchor": f"{prefix}state-{r.id}"})
         extra = []
-        if "observed" in r:
-            extra.append(("observed", pretty(r["observed"])))
-        if r.get("details"):
-            extra.append(("details", pretty(r["details"])))
+        if r.observed is not msgspec.UNSET:
+            extra.append(("observed", pretty(r.observed)))
+        if r.details:
+            extra.append(("details", pretty(r.details)))
         checks.append(
             {
                 "anchor": f"{prefix}check-{i}",
-                "id": r["id"],
-                "kind": r.get("kind", ""),
-                "status": r["status"],
-                "reason": r.get("reason", ""),
-                "dimension": r.get("dimension") or "untagged",
-                "skipped": r.get("skipped", False),
+                "id": r.id,
+                "kind": r.kind,
+                "status": r.status.value,
+                "reason": r.reason,
+                "dimension": r.dimension or "untagged",
+                "skipped": r.skipped,
                 "refs": refs,
                 "extra": extra,
             }
@@ -106,9 +108,10 @@ def _missing(checks: list[dict[str, Any]], has_trace: bool) -> list[dict[str, An
     ]
 
 
-def _scorecard(doc: dict[str, Any], checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _scorecard(doc: Graded, checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
-    for name, counts in doc.get("dimensions", {}).items():
+    dimensions = doc.dimensions if isinstance(doc, TestRun) else {}
+    for name, counts in dimensions.items():
         state = _dimension_state(counts)
         reasons = [
             f"{c['id']}: {c['reason']}"
@@ -119,63 +122,68 @@ def _scorecard(doc: dict[str, Any], checks: list[dict[str, Any]]) -> list[dict[s
             {
                 "name": name,
                 "state": state,
-                "pass": counts["pass"],
-                "fail": counts["fail"],
-                "inconclusive": counts["inconclusive"],
+                "pass": counts.passed,
+                "fail": counts.failed,
+                "inconclusive": counts.inconclusive,
                 "reasons": reasons,
-                "reliability": _figures(counts) if "pass_at_1" in counts else None,
+                "reliability": _figures(counts) if isinstance(counts, ReliabilityRow) else None,
             }
         )
     return rows
 
 
-def _figures(rel: dict[str, Any]) -> dict[str, Any]:
+def _figures(rel: ReliabilityRow) -> dict[str, Any]:
     """The reliability figures, with the chart's bar lengths worked out here (fixed precision,
     so the page is byte-stable)."""
-    ci = rel["ci"]["wilson"]
-    k = rel["k"]
-    bars = [("pass@1", rel["pass_at_1"])]
+    ci = rel.ci.wilson
+    k = rel.k
+    bars = [("pass@1", rel.pass_at_1)]
     if k > 1:
-        bars += [(f"pass@{k}", rel["pass_at_k"]), (f"pass^{k}", rel["pass_caret_k"])]
+        bars += [(f"pass@{k}", rel.pass_at_k), (f"pass^{k}", rel.pass_caret_k)]
     return {
-        "n": rel["n"],
+        "n": rel.n,
         "k": k,
-        "passes": rel["passes"],
-        "independent": rel.get("independent_trials", False),
-        "note": rel.get("note", ""),
+        "passes": rel.passes,
+        "independent": rel.independent_trials,
+        "note": rel.note or "",
         "bars": [
             {"label": label, "value": f"{v:.3f}", "width": f"{300 * v:.1f}", "y": 8 + 26 * i}
             for i, (label, v) in enumerate(bars)
         ],
-        "low": f"{ci['low']:.3f}",
-        "high": f"{ci['high']:.3f}",
-        "low_x": f"{60 + 300 * ci['low']:.1f}",
-        "high_x": f"{60 + 300 * ci['high']:.1f}",
+        "low": f"{ci.low:.3f}",
+        "high": f"{ci.high:.3f}",
+        "low_x": f"{60 + 300 * ci.low:.1f}",
+        "high_x": f"{60 + 300 * ci.high:.1f}",
         "height": 16 + 26 * len(bars),
     }
 
 
-def _trials(doc: dict[str, Any]) -> list[dict[str, Any]]:
+def _trials(doc: Graded) -> list[dict[str, Any]]:
+    trials = (doc.trials if isinstance(doc, TestRun) else None) or []
     return [
         {
-            "name": os.path.basename(str(t["call"]).rstrip("/\\")) or str(t["call"]),
-            "status": "PASSED" if t["passed"] else "FAILED",
-            "summary": t["summary"],
-            "exit_code": t["exit_code"],
-            "artifact": t.get("artifact"),
+            "name": os.path.basename(t.call.rstrip("/\\")) or t.call,
+            "status": "PASSED" if t.passed else "FAILED",
+            "summary": _counts(t.summary),
+            "exit_code": t.exit_code,
+            "artifact": t.artifact,
         }
-        for t in doc.get("trials", [])
+        for t in trials
     ]
+
+
+def _counts(c: Counts) -> dict[str, int]:
+    """Counts as the template reads them (`pass`, `fail`, `inconclusive`)."""
+    return {"pass": c.passed, "fail": c.failed, "inconclusive": c.inconclusive}
 
 
 def call_view(call: CallInput, prefix: str) -> dict[str, Any]:
     doc = call.doc
     deterministic, judge = lanes(doc)
-    state_ids = {e["id"] for e in call.state}
+    state_ids = {e.id for e in call.state}
     checks = _checks(deterministic, prefix, state_ids)
     line = timeline.build(call.trace, call.transcript, _cites(checks), prefix)
-    success = doc.get("success")
-    counts = doc["summary"]["deterministic"]
+    run = doc if isinstance(doc, TestRun) else None
     said = {r.ref: r for r in line.rows if r.lane == "said" and r.title == "agent"}
     claims = [
         {"check": c, "turn": said[ref["ref"]]}
@@ -187,12 +195,12 @@ def call_view(call: CallInput, prefix: str) -> dict[str, Any]:
     return {
         "prefix": prefix,
         "title": call.title,
-        "test_id": doc.get("test_id"),
-        "agent": doc.get("agent"),
+        "test_id": run.test_id if run else None,
+        "agent": run.agent if run else None,
         "verdict": verdict(doc),
-        "exit_code": doc["exit_code"],
-        "policy": doc["inconclusive_policy"],
-        "counts": counts,
+        "exit_code": doc.exit_code,
+        "policy": doc.inconclusive_policy.value,
+        "counts": _counts(doc.summary.deterministic),
         "checks": checks,
         "failing": [c for c in checks if c["status"] != "PASS"],
         "claims": claims,  # what the agent said that a phrase check found
@@ -200,29 +208,27 @@ def call_view(call: CallInput, prefix: str) -> dict[str, Any]:
         "timeline": line,
         "state": [
             {
-                "anchor": f"{prefix}state-{e['id']}",
-                "id": e["id"],
-                "resource": e.get("resource", ""),
-                "phase": e.get("phase", "after"),
-                "filters": pretty(e.get("filters", {})),
-                "observed": pretty(e.get("observed")),
-                "error": e.get("error"),
+                "anchor": f"{prefix}state-{e.id}",
+                "id": e.id,
+                "resource": e.resource,
+                "phase": e.phase,
+                "filters": pretty(e.filters),
+                "observed": pretty(e.observed),
+                "error": e.error,
             }
             for e in call.state
         ],
         "scorecard": _scorecard(doc, checks),
-        "conditions": list((success or {}).get("conditions", {}).items()),
+        "conditions": list(run.success.conditions.items()) if run else [],
         "judge": [
-            {
-                "id": r["id"],
-                "kind": r.get("kind", ""),
-                "status": r["status"],
-                "reason": r.get("reason", ""),
-            }
+            {"id": r.id, "kind": r.kind, "status": r.status.value, "reason": r.reason}
             for r in judge
         ],
-        "judge_gated": bool(doc.get("rubric", {}).get("gated", False)),
-        "human": {"verified": [], "refused": [], **(doc.get("human") or {})},
+        "judge_gated": run.rubric.gated if run else False,
+        "human": {
+            "verified": run.human.verified if run and run.human else [],
+            "refused": run.human.refused if run and run.human else [],
+        },
         "trials": _trials(doc),
         "link": call.link,
     }

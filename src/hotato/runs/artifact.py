@@ -10,6 +10,7 @@ from hotato.artifacts.bundle import Child, Signer, encode, write_artifact
 from hotato.conversation.calls import CallFiles
 from hotato.conversation.identity import conversation_id
 from hotato.model.errors import InputError
+from hotato.model.reports import StateEvidence
 
 ORIGINS = ("real", "simulated", "fixture")
 
@@ -45,7 +46,7 @@ def bind(
     origin_doc: dict[str, Any],
     document: dict[str, Any],
     files: CallFiles,
-    state_doc: dict[str, Any] | None,
+    state_doc: StateEvidence | None,
     signer: Signer | None = None,
     page: bytes | None = None,
 ) -> dict[str, Any]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hotato.engine.loader import AssertionSet
-from hotato.runs.evidence import PathLike, TraceInput, TranscriptInput
-from hotato.runs.grader import Grader, StateInput
+from hotato.runs.evidence import PathLike, StateInput, TraceInput, TranscriptInput
+from hotato.runs.grader import Grader
 from hotato.runs.result import AssertionsResult
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+
+import msgspec
 
 from hotato.artifacts.bundle import SIGNATURE
 from hotato.conversation.calls import CallFiles
@@ -17,6 +18,7 @@ from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest
 from hotato.engine.evaluate import Sources
 from hotato.model.errors import InputError
+from hotato.model.reports import ArtifactInfo, TestRun
 from hotato.model.state import StateRead
 from hotato.model.status import Policy
 from hotato.runs.human import HumanLane, state_digest
@@ -34,18 +36,21 @@ def _check_inputs(files: CallFiles) -> None:
 
 
 def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> ConversationRun:
-    """Grade the call in `files` against `test`: the trace authenticated first when asked,
-    verified labels settling what they name, the judge lane when one is configured."""
+    """Grade the call in `files` (and the evidence `req` gives as loaded objects) against
+    `test`: the trace authenticated first when asked, verified labels settling what they name,
+    the judge lane when one is configured."""
     from hotato.conversation.judge import rubric_lane
-    from hotato.engine.sources import open_sources
+    from hotato.runs.evidence import sources_of
 
+    req.refuse_unbindable()
     _check_inputs(files)
     auth = authenticate(files.trace, req.trace_keys, req.require_signed_trace)
     human = _human(req, test, files)
-    sources = open_sources(
-        files.trace,
-        files.transcript,
-        files.state,
+    objects = req.objects()
+    sources = sources_of(
+        objects.get("trace", files.trace),
+        objects.get("transcript", files.transcript),
+        objects.get("state", files.state),
         req.state_before,
         req.trace_format,
         verified_digest(auth),
@@ -65,7 +70,7 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Con
         human=_against_state(human) if human else None,
     )
     if human is not None:
-        run.labels = human.as_dict()
+        run.labels = human.as_doc()
     if auth is not None:
         run.trace_auth = auth_doc(auth)
     return run
@@ -99,11 +104,11 @@ def _human(req: RunRequest, test: ConversationTest, files: CallFiles) -> HumanLa
 def write_artifact(
     req: RunRequest,
     test: ConversationTest,
-    doc: dict[str, Any],
+    doc: TestRun,
     files: CallFiles,
     out: str,
     sources: Sources | None = None,
-) -> dict[str, Any]:
+) -> ArtifactInfo:
     """Bind the run's document and evidence into an artifact at `out` (signed when the
     request names a key, with the report page when it asks for one); the document's
     `artifact` entry."""
@@ -134,19 +139,18 @@ def write_artifact(
         # the bound results also record each assertion's digest and the digest of the state
         # evidence they were graded against, which a label then carries
         {
-            **doc,
+            **msgspec.to_builtins(doc),
             "assertion_digests": assertion_digests([*test.deterministic, *test.rubric]),
-            "state_sha256": state_digest(doc.get("state_evidence")),
+            "state_sha256": state_digest(doc.state_evidence),
         },
         files,
-        doc.get("state_evidence"),
+        doc.state_evidence,
         signer,
         page,
     )
-    info: dict[str, Any] = {"path": out, "manifest": manifest}
-    if req.sign_key is not None:  # signed inside the staging folder, before the swap
-        info["signature"] = str(Path(out) / SIGNATURE)
-    return info
+    # signed inside the staging folder, before the swap
+    signature = str(Path(out) / SIGNATURE) if req.sign_key is not None else None
+    return ArtifactInfo(path=out, manifest=manifest, signature=signature)
 
 
 def preflight(req: RunRequest, test: ConversationTest, check_out: bool = True) -> None:
@@ -171,7 +175,7 @@ def preflight(req: RunRequest, test: ConversationTest, check_out: bool = True) -
 
 def single(
     req: RunRequest, test: ConversationTest, files: CallFiles
-) -> tuple[ConversationRun, dict[str, Any]]:
+) -> tuple[ConversationRun, TestRun]:
     """Grade one call and, with `req.out`, write its artifact (never under a refusal)."""
     preflight(req, test)
     with staged(files) as call:  # each input read once: what is graded is what is bound
@@ -180,17 +184,17 @@ def single(
 
 def _single(
     req: RunRequest, test: ConversationTest, files: CallFiles
-) -> tuple[ConversationRun, dict[str, Any]]:
+) -> tuple[ConversationRun, TestRun]:
     run = grade_call(req, test, files)
     doc = run_document(run)
     if req.out is not None:
         if run.policy is Policy.REFUSE and run.tally.inconclusive:
             # the run refuses outright: a refusal writes nothing
-            doc["artifact"] = {
-                "path": req.out,
-                "written": False,
-                "reason": "the inconclusive policy `refuse` refused the run",
-            }
+            doc.artifact = ArtifactInfo(
+                path=req.out,
+                written=False,
+                reason="the inconclusive policy `refuse` refused the run",
+            )
         else:
-            doc["artifact"] = write_artifact(req, test, doc, files, req.out, run.sources)
+            doc.artifact = write_artifact(req, test, doc, files, req.out, run.sources)
     return run, doc

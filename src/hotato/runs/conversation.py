@@ -37,8 +37,8 @@ def run_request(req: RunRequest) -> ConversationOutcome:
     if req.trials is not None:
         runs, doc = trials(req, test)
         items = [
-            Graded(f"{test.id}[{Path(t['call']).name}]", r, doc)
-            for t, r in zip(doc["trials"], runs, strict=True)
+            Graded(f"{test.id}[{Path(t.call).name}]", r, doc)
+            for t, r in zip(doc.trials or [], runs, strict=True)
         ]
     else:
         files = req.files()

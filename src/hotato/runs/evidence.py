@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from hotato.engine.evaluate import Sources
@@ -12,8 +13,26 @@ from hotato.model.evidence import CallEvidence, Trace, Transcript
 from hotato.model.state import StateReader, StateSource
 
 PathLike = str | os.PathLike[str]
-TraceInput = PathLike | Trace
+TraceInput = PathLike | Trace | CallEvidence
 TranscriptInput = PathLike | Transcript
+StateInput = PathLike | StateReader | StateSource
+
+
+@dataclass(frozen=True)
+class Call:
+    """One recorded call given to `run_trials` as objects: each piece a path or an already
+    loaded object (a Trace or CallEvidence, a Transcript, a state reader). `name` is how the
+    results name the trial (default `call-1`, `call-2`, ... in the order given)."""
+
+    trace: TraceInput | None = None
+    transcript: TranscriptInput | None = None
+    state: StateInput | None = None
+    name: str | None = None
+
+
+def loaded(value: Any) -> bool:
+    """True for evidence given as an object rather than a path (or not given)."""
+    return value is not None and not isinstance(value, str | os.PathLike)
 
 
 def is_reader(value: Any) -> bool:
@@ -25,9 +44,11 @@ def call_of(
     trace: TraceInput | None, trace_format: str, verified: str | None = None
 ) -> CallEvidence | None:
     """What a trace file holds (a stack's export also carries its transcript); a loaded Trace
-    is taken as it is."""
-    if trace is None or isinstance(trace, Trace):
-        return CallEvidence(trace) if trace is not None else None
+    or CallEvidence is taken as it is."""
+    if trace is None or isinstance(trace, CallEvidence):
+        return trace
+    if isinstance(trace, Trace):
+        return CallEvidence(trace)
     from hotato.engine.sources import open_call
 
     return open_call(os.fspath(trace), trace_format, verified)
@@ -50,9 +71,7 @@ def path_of(value: Any, what: str) -> str | None:
     raise InputError.one(f"{what} must be a path here, not a {type(value).__name__}")
 
 
-def state_source(
-    state: PathLike | StateReader | StateSource | None, state_before: PathLike | None
-) -> StateSource | None:
+def state_source(state: StateInput | None, state_before: PathLike | None) -> StateSource | None:
     """A StateSource for one call. A path opens its adapter (closed with the call's Sources); a
     user's reader object is asked through a per-call cache and never closed by hotato."""
     if state is None or isinstance(state, StateSource):
@@ -75,7 +94,7 @@ def state_source(
 def sources_of(
     trace: TraceInput | None,
     transcript: TranscriptInput | None,
-    state: Any,
+    state: StateInput | None,
     state_before: PathLike | None,
     trace_format: str = "auto",
     trace_sha256: str | None = None,

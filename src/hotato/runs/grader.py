@@ -24,6 +24,7 @@ from hotato.model.evidence import Trace
 from hotato.model.state import StateReader, StateSource
 from hotato.runs.evidence import (
     PathLike,
+    StateInput,
     TraceInput,
     TranscriptInput,
     call_of,
@@ -34,8 +35,6 @@ from hotato.runs.evidence import (
 )
 from hotato.runs.result import AssertionsResult
 from hotato.runs.trace_auth import authenticate, verified_digest
-
-StateInput = PathLike | StateReader | StateSource
 
 
 class Grader:

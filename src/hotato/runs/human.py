@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
 
+from hotato.model.reports import (
+    HumanLabels,
+    InapplicableLabel,
+    StateEvidence,
+    UnverifiedLabel,
+    VerifiedLabelDoc,
+)
 from hotato.model.status import Status
 
 
-def state_digest(state_doc: dict[str, Any] | None) -> str:
+def state_digest(state_doc: StateEvidence | None) -> str:
     """The sha256 of a run's state evidence as the artifact binds it (the bytes of its
     state-evidence.json child), or of no bytes when the run read no state: what a label is bound
     to, so a run against a different snapshot is not settled by it."""
@@ -20,8 +26,10 @@ def state_digest(state_doc: dict[str, Any] | None) -> str:
 
 @dataclass
 class HumanLane:
-    verified: list[dict[str, Any]] = field(default_factory=list)
-    refused: list[dict[str, Any]] = field(default_factory=list)
+    """The labels of one run: verified ones that apply, refused ones that never count."""
+
+    verified: list[VerifiedLabelDoc] = field(default_factory=list)
+    refused: list[UnverifiedLabel | InapplicableLabel] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
     # per verified label (by path), the state evidence digest it was made against; "" when the
     # label carries none (made before labels were bound to state evidence)
@@ -32,7 +40,7 @@ class HumanLane:
         """Per assertion id, the verdicts its verified labels give (several when in conflict)."""
         out: dict[str, set[Status]] = {}
         for label in self.verified:
-            out.setdefault(label["assertion_id"], set()).add(Status(label["verdict"].upper()))
+            out.setdefault(label.assertion_id, set()).add(Status(label.verdict.upper()))
         return {i: frozenset(v) for i, v in out.items()}
 
     def against_state(self, digest: str) -> dict[str, frozenset[Status]]:
@@ -41,17 +49,15 @@ class HumanLane:
         (`state_changed`) and never counts."""
         kept = []
         for label in self.verified:
-            bound = self.state_sha256.get(label["path"], "")
+            bound = self.state_sha256.get(label.path, "")
             if bound and bound != digest:
                 self.refused.append(
-                    {
-                        "path": label["path"],
-                        "source": label["path"],
-                        "code": "state_changed",
-                        "reason": f"made for assertion {label['assertion_id']!r} as graded "
-                        "against other state evidence; this run's system of record answered "
-                        "differently",
-                    }
+                    _refused(
+                        label.path,
+                        "state_changed",
+                        f"made for assertion {label.assertion_id!r} as graded against other "
+                        "state evidence; this run's system of record answered differently",
+                    )
                 )
             else:
                 kept.append(label)
@@ -59,13 +65,18 @@ class HumanLane:
         self.conflicts = sorted(i for i, v in self.verdicts.items() if len(v) > 1)
         return self.verdicts
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "authority": "human",
-            "verified": self.verified,
-            "refused": self.refused,
-            "conflicts": self.conflicts,
-        }
+    def as_doc(self) -> HumanLabels:
+        """The lane as the run's document carries it (`human`)."""
+        return HumanLabels(
+            authority="human",
+            verified=self.verified,
+            refused=self.refused,
+            conflicts=self.conflicts,
+        )
+
+
+def _refused(path: str, code: str, reason: str) -> InapplicableLabel:
+    return InapplicableLabel(path=path, source=path, code=code, reason=reason)
 
 
 def load_human_lane(
@@ -78,42 +89,42 @@ def load_human_lane(
     from hotato.artifacts.signing import load_trust
 
     verified, refused = load_labels(folder, load_trust(trust_paths))
-    lane = HumanLane(refused=[{**r.to_dict(), "source": r.path} for r in refused])
+    lane = HumanLane(
+        refused=[
+            UnverifiedLabel(path=r.path, code=r.code, reason=r.reason, source=r.path)
+            for r in refused
+        ]
+    )
     verdicts: dict[str, set[str]] = {}
     for label in verified:
-        doc = label.to_dict()
         if label.conversation_id != conv_id:
             lane.refused.append(
-                {
-                    "path": label.path,
-                    "source": label.path,
-                    "code": "wrong_conversation",
-                    "reason": f"made for conversation {label.conversation_id}, not "
+                _refused(
+                    label.path,
+                    "wrong_conversation",
+                    f"made for conversation {label.conversation_id}, not "
                     f"{conv_id} (a different call, test or agent)",
-                }
+                )
             )
         elif label.assertion_id not in known:
             lane.refused.append(
-                {
-                    "path": label.path,
-                    "source": label.path,
-                    "code": "unknown_assertion",
-                    "reason": f"names assertion {label.assertion_id!r}, which this "
-                    "test does not have",
-                }
+                _refused(
+                    label.path,
+                    "unknown_assertion",
+                    f"names assertion {label.assertion_id!r}, which this test does not have",
+                )
             )
         elif label.assertion_sha256 and label.assertion_sha256 != known[label.assertion_id]:
             lane.refused.append(
-                {
-                    "path": label.path,
-                    "source": label.path,
-                    "code": "assertion_changed",
-                    "reason": f"made for assertion {label.assertion_id!r} as it was graded "
+                _refused(
+                    label.path,
+                    "assertion_changed",
+                    f"made for assertion {label.assertion_id!r} as it was graded "
                     "then; the test now checks something else under that id",
-                }
+                )
             )
         else:
-            lane.verified.append(doc)
+            lane.verified.append(VerifiedLabelDoc(**label.to_dict()))
             lane.state_sha256[label.path] = label.state_sha256
             verdicts.setdefault(label.assertion_id, set()).add(label.verdict)
     lane.conflicts = sorted(i for i, v in verdicts.items() if len(v) > 1)

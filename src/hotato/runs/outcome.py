@@ -6,7 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from hotato.conversation.runner import ConversationRun
+from hotato.model.reports import TestRun, TestSuite
 
 
 @dataclass
@@ -16,18 +19,18 @@ class Graded:
 
     name: str
     run: ConversationRun
-    document: dict[str, Any]
+    document: TestRun
 
 
 @dataclass
 class ConversationOutcome:
     """The result of `run_test`, `run_trials` or `run_suite`.
 
-    `document` is the JSON `hotato test run --format json` prints; `items` holds every graded
-    (test, call); `notes` are remarks the CLI prints on standard error; `suite` is the folder a
-    suite ran from."""
+    `document` is the typed document `hotato test run --format json` prints (a TestRun, or a
+    TestSuite for a suite); `items` holds every graded (test, call); `notes` are remarks the CLI
+    prints on standard error; `suite` is the folder a suite ran from."""
 
-    document: dict[str, Any]
+    document: TestRun | TestSuite
     items: list[Graded]
     notes: list[str] = field(default_factory=list)
     suite: Path | None = None
@@ -39,7 +42,7 @@ class ConversationOutcome:
 
     @property
     def exit_code(self) -> int:
-        return int(self.document["exit_code"])
+        return self.document.exit_code
 
     @property
     def passed(self) -> bool:
@@ -49,6 +52,11 @@ class ConversationOutcome:
     def run(self) -> ConversationRun:
         """The first graded call (the only one for a single run)."""
         return self.items[0].run
+
+    def to_dict(self) -> dict[str, Any]:
+        """The document as JSON data (what `to_json` encodes)."""
+        out: dict[str, Any] = msgspec.to_builtins(self.document)
+        return out
 
     def to_json(self) -> str:
         """The document as `--format json` prints it, byte for byte."""

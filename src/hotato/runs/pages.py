@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from hotato.engine.evaluate import Sources
+from hotato.model.reports import AssertRun, TestRun
 from hotato.report.page import CallInput, render_call, render_suite
 from hotato.runs.outcome import ConversationOutcome
 
@@ -15,15 +15,16 @@ REPORT_FILE = "report.html"  # the page's name inside an artifact
 
 
 def call_input(
-    doc: dict[str, Any], title: str, sources: Sources | None, link: str | None = None
+    doc: TestRun | AssertRun, title: str, sources: Sources | None, link: str | None = None
 ) -> CallInput:
     """A graded call as the page takes it: its document, and the evidence it was graded on."""
-    entries = doc.get("state_evidence", {}).get("entries")
+    bound = doc.state_evidence if isinstance(doc, TestRun) else None
+    entries = bound.entries if bound is not None else None
     state = sources.state if sources is not None else None
     if entries is None and state is not None and state.reads:
         from hotato.conversation.document import state_evidence
 
-        entries = state_evidence(state.reads)["entries"]
+        entries = state_evidence(state.reads).entries
     return CallInput(
         doc,
         title,
@@ -34,7 +35,8 @@ def call_input(
     )
 
 
-def call_page(doc: dict[str, Any], title: str, sources: Sources | None) -> str:
+def call_page(doc: TestRun | AssertRun, title: str, sources: Sources | None) -> str:
+    """The page of one graded call."""
     return render_call(call_input(doc, title, sources))
 
 
@@ -52,13 +54,12 @@ def outcome_page(outcome: ConversationOutcome, page_path: str | None = None) -> 
     page when its artifact holds one. `page_path` is where the page will be written, for links."""
     if outcome.suite is None:
         first = outcome.items[0]
-        test_id = str(outcome.document.get("test_id", first.name))
-        return call_page(outcome.document, test_id, first.run.sources)
+        return call_page(first.document, first.document.test_id, first.run.sources)
     calls = []
     for g in outcome.items:
-        art = g.document.get("artifact", {})
+        art = g.document.artifact
         link = None
-        if "report" in art.get("manifest", {}).get("artifacts", {}):
-            link = relative_link(str(Path(art["path"]) / REPORT_FILE), page_path)
+        if art is not None and "report" in (art.manifest or {}).get("artifacts", {}):
+            link = relative_link(str(Path(art.path) / REPORT_FILE), page_path)
         calls.append(call_input(g.document, g.name, g.run.sources, link))
     return render_suite(f"suite {outcome.suite}", calls, outcome.passed, outcome.exit_code)

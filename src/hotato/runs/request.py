@@ -2,30 +2,34 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from typing import Any
 
 from hotato.conversation.calls import CallFiles
 from hotato.conversation.testfile import ConversationTest
+from hotato.model.errors import InputError
+from hotato.runs.evidence import Call, StateInput, TraceInput, TranscriptInput, loaded
 
 
 @dataclass(frozen=True)
 class RunRequest:
-    """Every input of `hotato test run`, as a library call takes them (paths as strings)."""
+    """Every input of `hotato test run`, as a library call takes them (paths as strings). The
+    trace, transcript and state may also be loaded objects, and the trials a tuple of Calls."""
 
     test_path: str
     agent: str | None = None  # None: each test's own `agent`
-    trace: str | None = None
+    trace: TraceInput | None = None
     trace_format: str = "auto"
-    transcript: str | None = None
-    state: str | None = None
+    transcript: TranscriptInput | None = None
+    state: StateInput | None = None
     state_before: str | None = None
     audio: str | None = None
     timing: str | None = None  # measured timing for latency `field` and outcome `field_present`
     policy: str | None = None
     out: str | None = None
     repetitions: int | None = None
-    trials: str | None = None
+    trials: str | tuple[Call, ...] | None = None
     k: int | None = None
     created_at: str | None = None
     origin: str = "real"
@@ -39,8 +43,50 @@ class RunRequest:
     loaded: ConversationTest | None = None  # the test, already loaded (test_path is then unused)
     page: bool = False  # bind the report page into each artifact (report.html)
 
-    def files(self) -> CallFiles:
-        return CallFiles(".", self.transcript, self.trace, self.state, self.audio, self.timing)
+    def files(self, folder: str = ".") -> CallFiles:
+        """The call's evidence given as files (loaded objects are left out: see `objects`)."""
+        return CallFiles(
+            folder,
+            _path(self.transcript),
+            _path(self.trace),
+            _path(self.state),
+            self.audio,
+            self.timing,
+        )
+
+    def objects(self) -> dict[str, Any]:
+        """The evidence given as loaded objects, by name (trace, transcript, state)."""
+        given = {"trace": self.trace, "transcript": self.transcript, "state": self.state}
+        return {name: value for name, value in given.items() if loaded(value)}
+
+    def with_call(self, call: Call) -> RunRequest:
+        """This request grading `call` (one trial given as objects)."""
+        return replace(self, trace=call.trace, transcript=call.transcript, state=call.state)
+
+    def refuse_unbindable(self) -> None:
+        """Refuse what cannot hold for evidence given as objects: an artifact and signed labels
+        are bound to the bytes of the trace and transcript files, and a trace's signature
+        covers a file. Binding something other than what was graded is never done."""
+        unbound = [n for n in self.objects() if n != "state"]  # state is bound as its reads
+        if not unbound:
+            return
+        given = ", ".join(f"{n} ({type(self.objects()[n]).__name__})" for n in unbound)
+        needs = [
+            what
+            for what, asked in (
+                ("an artifact (out)", self.out is not None),
+                ("signed labels (labels)", self.labels is not None),
+                ("a trace signature check (trace_keys, require_signed_trace)",
+                 "trace" in unbound and (bool(self.trace_keys) or self.require_signed_trace)),
+            )
+            if asked
+        ]  # fmt: skip
+        if needs:
+            raise InputError.one(
+                f"{' and '.join(needs)} needs the bytes of the call's files, and the {given} "
+                f"{'was' if len(unbound) == 1 else 'were'} given loaded: pass paths instead, "
+                "so what is bound is what was graded"
+            )
 
     def for_test(self, test: ConversationTest) -> RunRequest:
         """This request with the agent settled: the one asked for, else the test's own."""
@@ -48,4 +94,8 @@ class RunRequest:
 
     @property
     def has_evidence(self) -> bool:
-        return not self.files().empty
+        return not self.files().empty or bool(self.objects())
+
+
+def _path(value: Any) -> str | None:
+    return None if value is None or loaded(value) else os.fspath(value)

@@ -5,8 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from hotato.engine.evaluate import Sources
 from hotato.engine.run import RunOutcome
+from hotato.model.reports import AssertRun
 from hotato.model.results import Result
 from hotato.model.status import Policy, Status
 from hotato.runs.trace_auth import auth_doc
@@ -64,21 +67,23 @@ class AssertionsResult:
     def failed(self) -> list[Result]:
         return [r for r in self.outcome.deterministic if r.status is Status.FAIL]
 
-    def extra(self) -> dict[str, Any] | None:
-        """The envelope's extra keys: `trace_auth` when the trace's signature was checked."""
-        return {"trace_auth": auth_doc(self.auth)} if self.auth is not None else None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The assert.v1 envelope (`hotato assert run --format json`) as data."""
+    @property
+    def document(self) -> AssertRun:
+        """The assert.v1 envelope, typed: what the renderers take and `to_json` encodes."""
         from hotato.report.json_out import envelope
 
-        return envelope(self.outcome, self.extra())
+        return envelope(self.outcome, auth_doc(self.auth) if self.auth is not None else None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The assert.v1 envelope (`hotato assert run --format json`) as JSON data."""
+        out: dict[str, Any] = msgspec.to_builtins(self.document)
+        return out
 
     def to_json(self) -> str:
         """The assert.v1 envelope exactly as `hotato assert run --format json` prints it."""
         from hotato.report.json_out import dumps
 
-        return dumps(self.to_dict())
+        return dumps(self.document)
 
     def table(self, title: str = "hotato") -> str:
         """The verdict table `hotato assert run` prints, under `title`."""

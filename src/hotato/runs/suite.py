@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from hotato.conversation.calls import CallFiles, call_files
 from hotato.conversation.discover import find_tests
@@ -13,6 +12,7 @@ from hotato.conversation.document import run_document
 from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest, load_test
 from hotato.model.errors import InputError
+from hotato.model.reports import TestSuite
 from hotato.runs.call import grade_call, preflight, write_artifact
 from hotato.runs.outcome import ConversationOutcome, Graded
 from hotato.runs.request import RunRequest
@@ -110,16 +110,12 @@ def suite(req: RunRequest, folder: Path) -> ConversationOutcome:
             Path(req.out).mkdir()
         for test, call, out, run, doc in graded:
             if out is not None:
-                doc["artifact"] = write_artifact(
-                    req.for_test(test), test, doc, call, out, run.sources
-                )
+                doc.artifact = write_artifact(req.for_test(test), test, doc, call, out, run.sources)
             items.append(Graded(test.id, run, doc))
-    code = max((int(g.document["exit_code"]) for g in items), default=0)
-    document: dict[str, Any] = {
-        "kind": "hotato.test-suite",
-        "version": 1,
-        "exit_code": code,
-        "passed": all(g.run.passed for g in items),
-        "tests": [g.document for g in items],
-    }
+    document = TestSuite(
+        version=1,
+        exit_code=max((g.document.exit_code for g in items), default=0),
+        passed=all(g.run.passed for g in items),
+        tests=[g.document for g in items],
+    )
     return ConversationOutcome(document, items, suite=folder)

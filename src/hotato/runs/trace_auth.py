@@ -3,9 +3,10 @@ signature is checked before any check reads it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hotato.model.errors import InputError
+from hotato.model.reports import TraceAuthResult
 
 if TYPE_CHECKING:
     from hotato.artifacts.trace_auth import TraceAuth
@@ -26,8 +27,9 @@ def authenticate(trace: str | None, trace_keys: tuple[str, ...], require: bool) 
     return authenticate_trace(trace, trust, require=require)
 
 
-def auth_doc(auth: TraceAuth) -> dict[str, Any]:
-    return {"authenticated": auth.authenticated, "key_id": auth.key_id, "reason": auth.reason}
+def auth_doc(auth: TraceAuth) -> TraceAuthResult:
+    """What a run's document says of the trace's signature (`trace_auth`)."""
+    return TraceAuthResult(authenticated=auth.authenticated, key_id=auth.key_id, reason=auth.reason)
 
 
 def verified_digest(auth: TraceAuth | None) -> str | None:

@@ -4,11 +4,12 @@ interval, and one artifact per trial."""
 from __future__ import annotations
 
 import contextlib
-from dataclasses import replace
+import dataclasses
 from pathlib import Path
-from typing import Any
 
-from hotato.conversation.calls import trial_folders
+from msgspec.structs import replace
+
+from hotato.conversation.calls import CallFiles, trial_folders
 from hotato.conversation.document import run_document
 from hotato.conversation.reliability import Aggregate
 from hotato.conversation.runner import ConversationRun
@@ -16,6 +17,7 @@ from hotato.conversation.scorecard import scorecard
 from hotato.conversation.staging import staged
 from hotato.conversation.testfile import ConversationTest
 from hotato.model.errors import InputError
+from hotato.model.reports import ArtifactInfo, Counts, Reliability, RunRow, TestRun, TrialRow
 from hotato.runs.call import grade_call, preflight, write_artifact
 from hotato.runs.request import RunRequest
 
@@ -34,14 +36,38 @@ def out_root(req: RunRequest, each: str) -> Path | None:
     return root
 
 
-def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRun], dict[str, Any]]:
+def trial_calls(req: RunRequest) -> list[tuple[CallFiles, RunRequest]]:
+    """Each trial's files, and the request that grades it: the sub-folders of a trials folder,
+    or the Calls given as objects (named `call-1`, `call-2`, ... unless named)."""
+    if req.trials is None or isinstance(req.trials, str):
+        return [(c, req) for c in trial_folders(str(req.trials))]
+    if not req.trials:
+        raise InputError.one("no trials were given (an empty list of calls)")
+    names = [c.name or f"call-{i + 1}" for i, c in enumerate(req.trials)]
+    for name in names:
+        if names.count(name) > 1 or name in (".", "..") or Path(name).name != name:
+            raise InputError.one(
+                f"trial name {name!r} must be unique and a plain name (it names the trial's "
+                "results and its artifact folder)"
+            )
+    for name, c in zip(names, req.trials, strict=True):
+        if c.trace is None and c.transcript is None and c.state is None:
+            raise InputError.one(
+                f"trial {name!r} holds no evidence (no trace, transcript or state)"
+            )
+    each = [req.with_call(c) for c in req.trials]
+    return [(r.files(name), r) for r, name in zip(each, names, strict=True)]
+
+
+def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRun], TestRun]:
     """Grade every trial in `req.trials`, then write the artifacts (none when one refuses)."""
     if req.has_evidence:
         raise InputError.one(
             "--trials reads each call from its folder; drop --trace, "
             "--transcript, --state, --audio and --timing"
         )
-    calls = trial_folders(str(req.trials))
+    plan = trial_calls(req)
+    calls = [c for c, _ in plan]
     n = len(calls)
     k = req.k or n
     if k > n:
@@ -50,50 +76,57 @@ def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRu
     outs = [str(root / Path(c.folder).name) if root is not None else None for c in calls]
     for out in outs:
         if out is not None:
-            preflight(replace(req, out=out), test, check_out=root is not None and root.exists())
+            preflight(
+                dataclasses.replace(req, out=out),
+                test,
+                check_out=root is not None and root.exists(),
+            )
     # Grade every trial before writing anything: a refusal part-way leaves no artifacts behind.
     # Each call's inputs are read once: the bytes graded are the bytes bound.
     with contextlib.ExitStack() as stack:
         calls = [stack.enter_context(staged(c)) for c in calls]
-        runs = [grade_call(replace(req, repetitions=1), test, c) for c in calls]
-        artifacts: list[dict[str, Any]] = []
+        runs = [
+            grade_call(dataclasses.replace(r, repetitions=1), test, c)
+            for c, (_, r) in zip(calls, plan, strict=True)
+        ]
+        artifacts: list[ArtifactInfo] = []
         if root is not None:
             root.mkdir(exist_ok=True)
             for c, r, out in zip(calls, runs, outs, strict=True):
                 artifacts.append(write_artifact(req, test, run_document(r), c, str(out), r.sources))
     passes = sum(r.passed for r in runs)
-    agg = Aggregate(n, k, passes, independent=True).as_dict()
+    agg = Aggregate(n, k, passes, independent=True).figures()
     first = run_document(runs[0])
-    doc = {
-        **first,
-        "exit_code": int(max(r.exit_code for r in runs)),
-        "dimensions": scorecard(runs[0].results, test.report_dimensions, agg),
-        "trials": [
-            {
-                "call": c.folder,
-                "passed": r.passed,
-                "exit_code": int(r.exit_code),
-                "summary": r.tally.as_dict(),
-                **({"artifact": artifacts[i]["path"]} if artifacts else {}),
-            }
-            for i, (c, r) in enumerate(zip(calls, runs, strict=True))
-        ],
-    }
-    if "reliability" in test.report_dimensions:  # left out of the scorecard, left out here
-        doc["reliability"] = {
-            "runs": [
-                {"run": i + 1, "call": Path(c.folder).name, "passed": r.passed}
-                for i, (c, r) in enumerate(zip(calls, runs, strict=True))
-            ],
-            "aggregate": agg,
-        }
+    graded = list(zip(calls, runs, strict=True))
     # Each condition holds only when it holds in every trial, so the conditions agree with
     # `passed`; the lanes and scorecard beside them are the first trial's (see "trials").
-    doc["success"] = {
-        **first["success"],
-        "conditions": {
-            c: all(r.conditions[c] for r in runs) for c in first["success"]["conditions"]
-        },
-        "passed": all(r.passed for r in runs),
-    }
+    success = replace(
+        first.success,
+        conditions={c: all(r.conditions[c] for r in runs) for c in first.success.conditions},
+        passed=all(r.passed for r in runs),
+    )
+    doc = replace(
+        first,
+        exit_code=int(max(r.exit_code for r in runs)),
+        success=success,
+        dimensions=scorecard(runs[0].results, test.report_dimensions, agg),
+        trials=[
+            TrialRow(
+                call=c.folder,
+                passed=r.passed,
+                exit_code=int(r.exit_code),
+                summary=Counts.of(r.results),
+                artifact=artifacts[i].path if artifacts else None,
+            )
+            for i, (c, r) in enumerate(graded)
+        ],
+    )
+    if first.reliability is not None:  # left out of the scorecard, left out here
+        doc.reliability = Reliability(
+            runs=[
+                RunRow(run=i + 1, call=Path(c.folder).name, passed=r.passed)
+                for i, (c, r) in enumerate(graded)
+            ],
+            aggregate=agg,
+        )
     return runs, doc
