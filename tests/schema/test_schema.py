@@ -175,3 +175,29 @@ def test_the_command_prints_the_generated_schema() -> None:
         assert ran.code == 0 and ran.out == dumps(json_schema(name))
     ran = hotato("schema", "nope")
     assert ran.code == 2 and "nope" in ran.err
+
+
+GOLDEN = REPO / "tests" / "cli" / "golden" / "test-run"
+
+
+@pytest.mark.parametrize("name", ["replays.json", "rubric.json", "saydo.json"])
+def test_pinned_test_run_outputs_validate_against_the_result_schema(name: str) -> None:
+    document = json.loads((GOLDEN / name).read_text())
+    assert [e.message for e in VALIDATORS["result"].iter_errors(document)] == []
+    assert not VALIDATORS["result"].is_valid({**document, "exit_code": "zero"})
+
+
+def test_the_result_schema_is_the_result_types() -> None:
+    """Generated from the very structs hotato encodes (hotato.model.reports): every field of
+    each is a property of its schema, and the required ones are required."""
+    import msgspec
+
+    from hotato.model.reports import AssertRun, HumanLabels, TestRun, TestSuite
+
+    defs = json_schema("result")["$defs"]
+    for tp in (AssertRun, TestRun, TestSuite, HumanLabels):
+        fields = msgspec.structs.fields(tp)
+        shape = defs[tp.__name__]
+        tag = tp.__struct_config__.tag_field
+        assert set(shape["properties"]) == {f.encode_name for f in fields} | ({tag} - {None})
+        assert {f.encode_name for f in fields if f.required} <= set(shape["required"])

@@ -9,12 +9,15 @@ the loader remains the judge.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+import operator
+from functools import reduce
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import msgspec
 
 from hotato.conversation.testfile import CONDITIONS, RUBRIC_KINDS
-from hotato.model.results import Result
+from hotato.model.reports import AssertRun, TestRun, TestSuite
 from hotato.model.status import DIMENSIONS
 
 NAMES = ("assertions", "conversation-test", "result", "artifact")
@@ -114,99 +117,60 @@ def _conversation_test() -> type[msgspec.Struct]:
     )
 
 
-class Counts(msgspec.Struct, forbid_unknown_fields=True):
-    """pass / fail / inconclusive, counted apart, never merged into a score."""
-
-    # `pass` is a Python keyword: the field is renamed on the wire.
-    passed: int = msgspec.field(name="pass")
-    fail: int
-    inconclusive: int
-
-
-class Wilson(msgspec.Struct, forbid_unknown_fields=True):
-    level: float
-    low: float
-    high: float
-
-
-class Interval(msgspec.Struct, forbid_unknown_fields=True):
-    wilson: Wilson
-
-
-class DimensionRow(Counts, forbid_unknown_fields=True):
-    """A scorecard row. The Reliability row also carries the reliability figures."""
-
-    n: int | None = None
-    k: int | None = None
-    passes: int | None = None
-    pass_at_1: float | None = None
-    pass_at_k: float | None = None
-    pass_caret_k: float | None = None
-    ci: Interval | None = None
-    independent_trials: bool | None = None
-    note: str | None = None
+def _describable(tp: Any, memo: dict[Any, Any]) -> Any:
+    """`tp` as JSON Schema can describe it: the very result types hotato encodes, except that
+    a union of untagged structs sharing one set of fields (a refused label, written with its
+    keys in two orders) reads as its first struct. A schema has no key order, and msgspec
+    describes a union of structs only when each is tagged. Every other type is itself."""
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+        return _struct_view(tp, memo)
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is None or not args:
+        return tp
+    if origin is Annotated:
+        return Annotated[(_describable(args[0], memo), *tp.__metadata__)]
+    if origin is Literal:
+        return tp
+    views = tuple(_describable(a, memo) for a in args)
+    if origin in (Union, UnionType):
+        structs = [v for v in views if isinstance(v, type) and issubclass(v, msgspec.Struct)]
+        if len(structs) > 1 and len({_field_names(v) for v in structs}) == 1:
+            views = tuple(v for v in views if v not in structs[1:])
+        return reduce(operator.or_, views)
+    return origin[views]
 
 
-class JudgeCounts(Counts, forbid_unknown_fields=True):
-    total: int
+def _field_names(tp: type[msgspec.Struct]) -> frozenset[str]:
+    return frozenset(f.encode_name for f in msgspec.structs.fields(tp))
 
 
-class AssertSummary(msgspec.Struct, forbid_unknown_fields=True):
-    deterministic: Counts
-    judge: JudgeCounts
-    by_kind: dict[str, Counts]
-    note: str
-
-
-class TraceAuthDoc(msgspec.Struct, forbid_unknown_fields=True):
-    authenticated: bool
-    key_id: str | None
-    reason: str
-
-
-class AssertRun(msgspec.Struct, forbid_unknown_fields=True):
-    """`hotato assert run --format json` (and `hotato.grade(...).to_json()`)."""
-
-    schema: Literal["assert.v1"]
-    exit_code: Literal[0, 1, 2]
-    inconclusive_policy: PolicyName
-    results: list[Result]
-    summary: AssertSummary
-    trace_auth: TraceAuthDoc | None = None
-
-
-class TestRunDoc(msgspec.Struct):
-    """`hotato test run --format json` for one call or its trials (`hotato.run_test`). The
-    lanes' own entries are described loosely here; docs/conversation-tests.md has them."""
-
-    __test__ = False  # not a pytest test class, whatever its name
-
-    kind: Literal["hotato.test-run"]
-    version: Literal[1]
-    test_id: str
-    agent: str
-    exit_code: Literal[0, 1, 2]
-    inconclusive_policy: PolicyName
-    success: dict[str, Any]
-    summary: dict[str, Any]
-    assertions: dict[str, Any]
-    rubric: dict[str, Any]
-    dimensions: dict[str, DimensionRow]  # only the test's report_dimensions (and untagged)
-    report_dimensions: list[str]
-    trace_authenticated: bool
-    reliability: dict[str, Any] | None = None  # present when the test reports reliability
-
-
-class TestSuiteDoc(msgspec.Struct, forbid_unknown_fields=True):
-    """`hotato test run DIR --format json` (`hotato.run_suite`)."""
-
-    __test__ = False
-
-    kind: Literal["hotato.test-suite"]
-    version: Literal[1]
-    exit_code: Literal[0, 1, 2]
-    passed: bool
-    tests: list[TestRunDoc]
+def _struct_view(tp: type[msgspec.Struct], memo: dict[Any, Any]) -> Any:
+    if tp in memo:
+        return memo[tp]
+    memo[tp] = tp  # a struct that refers to itself is described as itself
+    fields = msgspec.structs.fields(tp)
+    types = [_describable(f.type, memo) for f in fields]
+    if all(t is f.type for t, f in zip(types, fields, strict=True)):
+        return tp
+    config = tp.__struct_config__
+    view = msgspec.defstruct(
+        tp.__name__,
+        [
+            (f.encode_name, t, msgspec.field(default_factory=f.default_factory))
+            if f.default_factory is not msgspec.NODEFAULT
+            else (f.encode_name, t)
+            if f.required
+            else (f.encode_name, t, f.default)
+            for f, t in zip(fields, types, strict=True)
+        ],
+        kw_only=True,
+        tag=config.tag,
+        tag_field=config.tag_field,
+        forbid_unknown_fields=config.forbid_unknown_fields,
+        namespace={"__doc__": tp.__doc__},
+    )
+    memo[tp] = view
+    return view
 
 
 class Bound(msgspec.Struct, forbid_unknown_fields=True):
@@ -235,7 +199,8 @@ def schema_type(name: str) -> Any:
     if name == "conversation-test":
         return _conversation_test()
     if name == "result":
-        return (AssertRun, TestRunDoc, TestSuiteDoc)  # one of these
+        memo: dict[Any, Any] = {}  # one of these, as hotato writes them
+        return tuple(_describable(t, memo) for t in (AssertRun, TestRun, TestSuite))
     if name == "artifact":
         return ArtifactManifest
     raise ValueError(f"no schema named {name!r} (one of: {', '.join(NAMES)})")
