@@ -129,7 +129,9 @@ def main() -> None:
     parser.add_argument("--per-line", type=int, default=1_000)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument(
-        "--load", action="store_true", help="also time load_any_trace (holds every span in memory)"
+        "--load",
+        action="store_true",
+        help="also time load_any_trace (every span, in the native trace's store)",
     )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="hotato-ingest-bench-"))
