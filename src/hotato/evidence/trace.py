@@ -39,14 +39,14 @@ def _with_extras_folded(line: bytes) -> bytes | None:
     return _encode(folded)
 
 
-class _StrictSpan(Span, forbid_unknown_fields=True):
+class StrictSpan(Span, forbid_unknown_fields=True):
     """The same fields; a line naming any other top-level key is refused (so extras are seen)."""
 
 
-_strict_decoder = msgspec.json.Decoder(_StrictSpan)
+_strict_decoder = msgspec.json.Decoder(StrictSpan)
 
 
-def _decode_span(line: bytes) -> Span:
+def decode_span(line: bytes) -> Span:
     """One span line. Lines that name only `Span`'s own keys (what ingest writes) decode in one
     step; any other line is decoded again after its extra keys are folded into `attributes`."""
     try:
@@ -103,7 +103,7 @@ def load_trace(path: str | os.PathLike[str], digest: Any = None) -> Trace:
                 continue
             span_no += 1
             try:
-                span = _decode_span(line)
+                span = decode_span(line)
             except msgspec.ValidationError as exc:
                 problems.append(_invalid(name, lineno, exc, span_no))
             except msgspec.DecodeError:

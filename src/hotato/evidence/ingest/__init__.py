@@ -9,6 +9,7 @@ source order, so the same input always gives the same spans.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -24,11 +25,12 @@ from hotato.evidence.ingest.writer import (
     write_trace,
     write_transcript,
 )
-from hotato.evidence.trace import load_trace
+from hotato.evidence.trace import StrictSpan, decode_span, load_trace
 from hotato.model.errors import InputError
 from hotato.model.evidence import CallEvidence, Span, Trace, TraceIndexer, Transcript
 
-_spans_decoder = msgspec.json.Decoder(list[Span])
+# every key a span line names is one of Span's: anything else goes to decode_span, which folds it
+_spans_decoder = msgspec.json.Decoder(list[StrictSpan])
 _BATCH = 4096
 
 
@@ -40,7 +42,11 @@ def _trace(em: Emitter, path: str) -> Trace:
     lines = em.col.lines()
     with gc_paused():
         while batch := list(islice(lines, _BATCH)):
-            spans = _spans_decoder.decode(b"[" + b",".join(batch) + b"]")
+            spans: Sequence[Span]
+            try:
+                spans = _spans_decoder.decode(b"[" + b",".join(batch) + b"]")
+            except msgspec.ValidationError:  # a line with keys of its own (a turn's `text`):
+                spans = [decode_span(line) for line in batch]  # folded as the loader folds
             for span, line in zip(spans, batch, strict=True):
                 index.add(span, line)
     return index.trace(meta(em), path)
