@@ -434,3 +434,15 @@ def test_span_finder_falls_back_to_the_wrapper() -> None:
 
     find = span_finder(Wrapped(compile_pattern("b+")))
     assert find(b"abba", 0) == (1, 3) and find(b"abba", 3) is None
+
+
+def test_an_integer_is_found_however_its_number_is_written() -> None:
+    """`args_subset: {n: 12}` reads the calls whose arguments spell 12, and every call whose
+    arguments hold a number written with a fraction or an exponent (`12.0`, `1.2e1`)."""
+    written = ['{"n": 12}', '{"n": 120}', '{"n": 1.2e1}', '{"n": "12"}', '{"n": 12.0}']
+    items = [{"type": "tool_call", "name": "a", "arguments_json": w} for w in written]
+    items += [{"type": "tool_call", "name": "a", "arguments": {"n": 7}}] * 40
+    trace = trace_of(items)
+    assert [s.index for s in calls(trace, "a", {"n": 12})] == [0, 2, 4]
+    assert [s.index for s in calls(trace, "a", {"n": 7})] == list(range(5, 45))
+    assert calls(trace, "a", {"n": 1}) == []

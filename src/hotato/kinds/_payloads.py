@@ -19,9 +19,11 @@ payload there).
 
 from __future__ import annotations
 
+import re
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
+from heapq import merge
 from itertools import accumulate, islice
 from operator import attrgetter
 from typing import Any
@@ -80,10 +82,17 @@ def needles(expected: dict[str, Any]) -> list[bytes]:
 
 
 def _number(expected: dict[str, Any]) -> tuple[str, Any] | None:
-    for key, value in expected.items():
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return key, value
-    return None
+    """A number `expected` holds at its top level: an integer first (it has plain digits)."""
+    numbers = [
+        (k, v) for k, v in expected.items() if isinstance(v, int | float) and type(v) is not bool
+    ]
+    numbers.sort(key=lambda kv: not isinstance(kv[1], int))
+    return numbers[0] if numbers else None
+
+
+# A number written with a fraction or an exponent (`3.0`, `3e0`): equal to an integer whose
+# digits it need not spell.
+_ODD_NUMBER = re.compile(rb"[0-9][.eE]")
 
 
 class Payloads:
@@ -126,6 +135,7 @@ class Payloads:
         self.recorded = len(raws) - list(map(bool, raws)).count(False)
         self._by_key: dict[str, dict[Any, list[int]]] = {}
         self._answers: dict[tuple[bytes, int | None], list[int]] = {}
+        self._odd_numbers: Any = _UNSET
 
     def value(self, i: int) -> Any:
         """The payload of call `i` (ABSENT when it recorded none)."""
@@ -156,9 +166,29 @@ class Payloads:
             if not keys:
                 return iter(range(len(self.spans)))
             found: Iterable[int] = self.hay.containing(min(keys, key=self.hay.count))
+        elif isinstance(number[1], int) and self._odd() is not None:
+            # an integer is written with its digits, unless it is written as `3.0` or `3e0`
+            digits = self.hay.containing(str(abs(number[1])).encode())
+            found = _unique(merge(digits, self._odd() or ()))
         else:
             found = self._keyed(number[0]).get(number[1], [])
         return iter(found)
+
+    def _odd(self) -> list[int] | None:
+        """The calls whose payload holds a number written with a fraction or an exponent, or
+        None when more than an eighth do (a per-key index then serves numbers better)."""
+        if self._odd_numbers is _UNSET:
+            found: list[int] = []
+            starts, bound = self.hay.starts, len(self.spans) // 8
+            for hit in _ODD_NUMBER.finditer(self.hay.buf):
+                i = bisect_right(starts, hit.start()) - 1
+                if not found or found[-1] != i:
+                    found.append(i)
+                    if len(found) > bound:
+                        self._odd_numbers = None
+                        return None
+            self._odd_numbers = found
+        return self._odd_numbers
 
     def matching(self, expected: Any, limit: int | None = None) -> list[int]:
         """Positions (in `spans`) whose payload contains `expected`, in trace order; the first
@@ -193,6 +223,17 @@ def _from_attributes(raw: Any, span: Span, keys: list[bytes]) -> bool:
         return False
     attributes = bytes(span.attributes_raw)
     return b"\\" in attributes or any(k in attributes for k in keys)
+
+
+def _unique(ordered: Iterator[int]) -> Iterator[int]:
+    last = -1
+    for i in ordered:
+        if i != last:
+            yield i
+            last = i
+
+
+_UNSET: Any = object()
 
 
 def _holds(expected: Any, value: Any) -> bool:
