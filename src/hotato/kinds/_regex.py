@@ -113,7 +113,6 @@ def matching_turns(
     """The turns (of `role`) whose text matches `pattern`, in transcript order. Searched once
     per (role, pattern, case) per transcript, however many assertions ask, and only as far as
     they read: a check that needs the first hit stops the search there."""
-
     return iter(_found(transcript, role, pattern, case_sensitive))
 
 
