@@ -11,9 +11,9 @@ from unittest.mock import patch
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from hotato.kinds._pii_detect import DETECTORS, LEAST_DIGITS, cues_in, digit_count, scan
+from hotato.kinds._pii_detect import DETECTORS, LEAST_DIGITS, cues_in, scan
 from hotato.kinds._pii_scan import fired_turns
-from hotato.kinds._pii_spoken import most_digits, spoken_form
+from hotato.kinds._pii_spoken import digit_count, most_digits, spoken_form
 from hotato.kinds._regex import encoded
 from hotato.model.evidence import Transcript, Turn
 

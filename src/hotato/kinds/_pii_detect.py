@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator
 from typing import Literal
 
-from hotato.kinds._pii_spoken import most_digits, spoken_form
+from hotato.kinds._pii_spoken import digit_count, most_digits, spoken_form
 from hotato.kinds._regex import compile_pattern, encoded, span_finder
 
 DETECTORS: tuple[str, ...] = ("ssn", "card_luhn", "email", "phone")
@@ -48,17 +48,12 @@ CUES = {name: compile_pattern(pattern) for name, pattern in CUE_PATTERNS.items()
 # number, NXX-XXXX, seven): a text with fewer holds none, in any grouping.
 LEAST_DIGITS = {"ssn": 9, "card_luhn": 13, "phone": 7}
 FEWEST_DIGITS = min(LEAST_DIGITS.values())
-_NO_DIGITS = b"0123456789"
 
 
 def cues_in(text: str) -> frozenset[str]:
     """The cue words a turn carries, to read it and the turn after it."""
     data = encoded(text.lower())
     return frozenset(name for name, pattern in CUES.items() if pattern.search(data))
-
-
-def digit_count(data: bytes) -> int:
-    return len(data) - len(data.translate(None, _NO_DIGITS))
 
 
 class Run:

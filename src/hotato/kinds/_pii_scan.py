@@ -14,8 +14,8 @@ gives (a property test holds it to that).
 
 from __future__ import annotations
 
-from hotato.kinds._pii_detect import CUE_PATTERNS, DETECTORS, FEWEST_DIGITS, digit_count, scan
-from hotato.kinds._pii_spoken import NUMBER_WORD, most_digits
+from hotato.kinds._pii_detect import CUE_PATTERNS, DETECTORS, FEWEST_DIGITS, scan
+from hotato.kinds._pii_spoken import NUMBER_WORD, digit_count, most_digits
 from hotato.kinds._regex import matching_lines
 from hotato.model.evidence import Transcript, Turn
 

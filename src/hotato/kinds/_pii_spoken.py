@@ -51,7 +51,7 @@ _MOST_DIGITS = {
 }
 _ASCII_WORD = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _NON_WORD_TO_SPACE = bytes(b if b in _ASCII_WORD else 32 for b in range(256))
-_NOT_DIGITS = bytes(range(48)) + bytes(range(58, 256))
+_DIGITS = b"0123456789"
 # A run: number words and numerals, each apart from the next by at most four gap characters.
 _RUN = compile_pattern(rf"\b(?:{_WORD}|[0-9]+)\b(?:[\s,.;:\-]{{1,4}}(?:{_WORD}|[0-9]+)\b)*")
 _GAPS_TO_SPACE = bytes.maketrans(_GAP_CHARS, b" " * len(_GAP_CHARS))
@@ -146,13 +146,17 @@ def _rewrite(run: bytes) -> bytes:
     return b"".join(pieces)
 
 
+def digit_count(text: bytes) -> int:
+    return len(text) - len(text.translate(None, _DIGITS))
+
+
 def most_digits(text: bytes) -> int:
     """At least as many digits as `spoken_form(text)` (or `text`) holds: the text's own digits,
     and for each number word, as RE2's `\\b` delimits words, the most it can add. A spoken form
     is only rewritten from such words and numerals, so a detector that needs more digits than
     this cannot fire on it."""
     words = text.translate(_NON_WORD_TO_SPACE).split()
-    return len(text.translate(None, _NOT_DIGITS)) + sum(map(_MOST_DIGITS.get, words, repeat(0)))
+    return digit_count(text) + sum(map(_MOST_DIGITS.get, words, repeat(0)))
 
 
 def spoken_form(text: bytes) -> bytes | None:

@@ -111,9 +111,8 @@ def matching_turns(
     transcript: Transcript, role: str | None, pattern: str, case_sensitive: bool = False
 ) -> Iterator[Turn]:
     """The turns (of `role`) whose text matches `pattern`, in transcript order. Searched once
-    per (role, pattern, case) per transcript, however many assertions ask, and only as far as
-    they read: a check that needs the first hit stops the search there."""
-
+    per (pattern, case) per transcript, however many assertions ask and for whichever roles,
+    and only as far as they read: a check that needs the first hit stops the search there."""
     return iter(_found(transcript, role, pattern, case_sensitive))
 
 
@@ -127,15 +126,24 @@ def all_matching_turns(
 def _found(
     transcript: Transcript, role: str | None, pattern: str, case_sensitive: bool
 ) -> Found[Turn]:
+    """One search per (pattern, case) over every turn; a role's hits are read from it."""
     who = "any" if role in (None, "any") else normalize_role(str(role))
 
-    def build() -> Found[Turn]:
-        turns = transcript.of_role(role)
-        texts = derived(transcript, ("texts", who), lambda: [t.text for t in turns])
-        hits = iter_matching_lines(transcript, ("turns", who), texts, pattern, case_sensitive)
+    def every() -> Found[Turn]:
+        turns = transcript.turns
+        texts = derived(transcript, ("texts", "any"), lambda: [t.text for t in turns])
+        hits = iter_matching_lines(transcript, ("turns", "any"), texts, pattern, case_sensitive)
         return Found(map(turns.__getitem__, hits))
 
-    return derived(transcript, ("turns_matching", who, pattern, case_sensitive), build)
+    found = derived(transcript, ("turns_matching", "any", pattern, case_sensitive), every)
+    if who == "any":
+        return found
+    # the turns `of_role(role)` lists are those whose (normalized) role is `who`
+    return derived(
+        transcript,
+        ("turns_matching", who, pattern, case_sensitive),
+        lambda: Found(t for t in found if t.role == who),
+    )
 
 
 T = TypeVar("T")
