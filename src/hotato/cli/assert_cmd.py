@@ -104,7 +104,9 @@ def run_cmd(
 
         click.echo(call(graded.document, assertions_path), nl=False)
     elif fmt == "json":
-        click.echo(graded.to_json(), nl=False)
+        from hotato.report.json_out import encoded
+
+        click.echo(encoded(graded.document), nl=False)  # bytes: written as they are
     elif fmt == "junit":
         from hotato.report import junit
 

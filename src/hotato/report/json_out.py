@@ -46,4 +46,10 @@ def by_kind(outcome: RunOutcome) -> dict[str, Counts]:
 
 def dumps(doc: Any) -> str:
     """A document as `--format json` prints it: 2-space indent, a trailing newline."""
-    return msgspec.json.format(msgspec.json.encode(doc), indent=2).decode() + "\n"
+    return encoded(doc).decode()
+
+
+def encoded(doc: Any) -> bytes:
+    """The same, as the UTF-8 bytes written out (a run with many results prints megabytes:
+    no round trip through text)."""
+    return msgspec.json.format(msgspec.json.encode(doc), indent=2) + b"\n"
