@@ -20,11 +20,10 @@ payload there).
 from __future__ import annotations
 
 import re
-from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from heapq import merge
-from itertools import accumulate, islice
+from itertools import islice
 from operator import attrgetter
 from typing import Any
 
@@ -32,38 +31,12 @@ import msgspec
 
 from hotato.kinds._trace_util import as_object, derived
 from hotato.model.evidence import Span, Trace
+from hotato.model.haystack import Haystack
 from hotato.model.match import subset
 
 ABSENT: Any = object()  # a call that recorded no such payload (unlike a recorded null)
-_SEP = b"\x00"  # never inside valid JSON text, so no needle match spans two payloads
 _SCALARS = (str, int, float, bool, type(None))
 _encode = msgspec.json.encode
-
-
-class Haystack:
-    """Byte strings joined into one buffer, each found again by its offset."""
-
-    def __init__(self, parts: list[Any]) -> None:
-        self.buf = _SEP.join(parts)
-        # part i starts at starts[i]: the lengths before it, plus a separator each (all in C)
-        ends = accumulate(map(_plus_one, map(len, parts)), initial=0)
-        self.starts = array("q", ends)
-
-    def count(self, needle: bytes) -> int:
-        return self.buf.count(needle)
-
-    def containing(self, needle: bytes) -> Iterator[int]:
-        """The positions of the parts that hold `needle`, ascending, found as they are read:
-        C-speed search, Python work per part found."""
-        find, starts = self.buf.find, self.starts
-        at = find(needle)
-        while at != -1:
-            i = bisect_right(starts, at) - 1
-            yield i
-            at = find(needle, starts[i + 1])
-
-
-_plus_one = (1).__add__
 
 
 def _spelled(value: Any) -> bool:

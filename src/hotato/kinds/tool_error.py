@@ -45,7 +45,7 @@ class Raised:
     each with its error text, and grouped by tool name.
 
     Only calls that may have raised are read (Span.raised() decodes fields): the trace's
-    `maybe_raised`, which its loader notes as it reads."""
+    `maybe_raised`, found from bytes once."""
 
     def __init__(self, trace: Trace) -> None:
         raised: dict[tuple[Any, ...], bool] = {}
