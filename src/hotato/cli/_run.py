@@ -7,6 +7,21 @@ import click
 from hotato.model.errors import InputError
 from hotato.model.status import ExitCode
 
+_QUICK_EXIT = False
+
+
+def end_without_teardown() -> None:
+    """Ask `main` to end the process without freeing what the command built: a command that
+    holds a million spans until it has printed would otherwise spend most of a second freeing
+    them one by one. Output is flushed first; only commands that leave nothing to clean up (no
+    worker processes, no temporary files) ask for it."""
+    global _QUICK_EXIT
+    _QUICK_EXIT = True
+
+
+def quick_exit_wanted() -> bool:
+    return _QUICK_EXIT
+
 
 class Exit(Exception):
     """Raised by commands to finish with a specific code after printing their output."""
@@ -16,6 +31,8 @@ class Exit(Exception):
 
 
 def run_cli(cli: click.Group, argv: list[str] | None) -> int:
+    global _QUICK_EXIT
+    _QUICK_EXIT = False  # each run asks for itself
     try:
         cli.main(args=argv, prog_name="hotato", standalone_mode=False)
     except Exit as done:

@@ -72,7 +72,10 @@ def run_cmd(
           --transcript turns.json --state sandbox.json
     """
     from hotato.cli._pages import check_target
+    from hotato.cli._run import end_without_teardown
     from hotato.runs.assertions import grade_assertions
+
+    end_without_teardown()
 
     check_target(html_path, "--html")
     graded = grade_assertions(
@@ -86,7 +89,9 @@ def run_cmd(
         trace_keys=trace_keys,
         require_signed_trace=require_signed_trace,
         inconclusive_policy=inconclusive_policy,
-        keep_evidence=fmt == "html" or html_path is not None,
+        # kept whatever the format: the process ends after printing, and a million spans are
+        # not worth freeing one by one on the way out (see _run.end_without_teardown)
+        keep_evidence=True,
         timing=timing,
     )
     outcome, auth = graded.outcome, graded.auth

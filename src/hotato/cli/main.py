@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 
 import click
@@ -104,6 +105,17 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from hotato.cli._run import run_cli
+    from hotato.cli._run import quick_exit_wanted, run_cli
 
-    sys.exit(run_cli(cli, argv))
+    code = run_cli(cli, argv)
+    # argv None: this process is hotato itself (the console script, `python -m hotato`), not
+    # a caller running it in process, so it may end without tearing down
+    if argv is None and quick_exit_wanted():
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BrokenPipeError:
+            pass
+        else:
+            os._exit(code)  # what the command built is not freed piece by piece
+    sys.exit(code)
