@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from hotato.engine.evaluate import Sources, evaluate
 from hotato.kinds import REGISTRY
 from hotato.kinds._base import Spec
-from hotato.kinds._trace_util import time_ordered, tools_time_ordered
 from hotato.kinds.tool_call import calls
 from hotato.model.evidence import Span, Trace
 from hotato.model.match import subset
@@ -122,8 +121,8 @@ def run(item: dict[str, Any], trace: Trace) -> Any:
 @given(st.lists(spans(), max_size=12))
 def test_time_orders_match_the_sorts(items: list[dict[str, Any]]) -> None:
     trace = trace_of(items)
-    assert time_ordered(trace) == sorted(trace.spans, key=key)
-    assert tools_time_ordered(trace) == sorted(trace.by_type.get("tool_call", []), key=key)
+    assert trace.ordered == sorted(trace.spans, key=key)
+    assert trace.tool_order == sorted(trace.by_type.get("tool_call", []), key=key)
 
 
 @SETTINGS

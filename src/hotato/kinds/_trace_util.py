@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from hotato.model.evidence import Span, Trace
+from hotato.model.evidence import Span
 
 T = TypeVar("T")
 
@@ -34,17 +34,6 @@ def as_object(value: Any) -> Any:
         except msgspec.DecodeError:
             return value
     return value
-
-
-def time_ordered(trace: Trace) -> list[Span]:
-    """Every span in time order: `trace.spans` itself when already in that order, as ingested
-    traces are (the loader notes it as it reads)."""
-    return trace.ordered
-
-
-def tools_time_ordered(trace: Trace) -> list[Span]:
-    """Tool calls in time order, likewise."""
-    return trace.tool_order
 
 
 class Indexes:

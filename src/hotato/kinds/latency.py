@@ -78,7 +78,10 @@ class Measured:
     def __init__(self, spans: list[Span]) -> None:
         ms = list(map(_LATENCY, spans))  # most spans carry latency_ms itself: read in C
         if None in ms:
-            ms = [m if m is not None else _measured(s) for m, s in zip(ms, spans, strict=True)]
+            ms = [
+                m if m is not None else s.measured_latency_ms()
+                for m, s in zip(ms, spans, strict=True)
+            ]
         known = [m for m in ms if m is not None]
         self.slowest: tuple[float, Span] | None = None
         self.negative: Span | None = None
@@ -92,15 +95,6 @@ class Measured:
 
 
 _LATENCY = attrgetter("latency_ms")
-
-
-def _measured(span: Span) -> float | None:
-    """`Span.measured_latency_ms` for a span without `latency_ms`, from its times directly
-    when it has no attributes to look in."""
-    if span.attributes_raw:
-        return span.measured_latency_ms()
-    start, end = span.start_sec, span.end_sec
-    return None if start is None or end is None else round((end - start) * 1000.0, 3)
 
 
 @kind(Latency, reads=_reads, validate=_validate)

@@ -8,7 +8,7 @@ from array import array
 import msgspec
 
 from hotato.kinds._base import Evidence, Spec, kind
-from hotato.kinds._trace_util import Indexes, derived, span_ids, time_ordered
+from hotato.kinds._trace_util import Indexes, derived, span_ids
 from hotato.model.evidence import Span, Trace
 from hotato.model.results import Verdict
 from hotato.model.status import Source
@@ -64,7 +64,7 @@ def _places(trace: Trace, step: Step) -> list[int] | Indexes:
             if step.tool is not None
             else trace.by_type.get(str(step.span_type), [])
         )
-        ordered = time_ordered(trace)
+        ordered = trace.ordered
         if ordered is trace.spans:
             return Indexes(spans)
         rank = derived(trace, "time_rank", lambda: _ranks(ordered))
@@ -85,7 +85,7 @@ def _ranks(ordered: list[Span]) -> array[int]:
 def check(spec: Sequence, ev: Evidence) -> Verdict:
     assert ev.trace is not None
     # The earliest in-order subsequence: each step's first place after the previous step's.
-    ordered = time_ordered(ev.trace)
+    ordered = ev.trace.ordered
     hits: list[Span] = []
     at = -1
     for step in spec.steps:

@@ -12,7 +12,7 @@ import msgspec
 
 from hotato.kinds._base import CountBounds, Evidence, Spec, bounds, kind
 from hotato.kinds._payloads import arguments_of
-from hotato.kinds._trace_util import Indexes, derived, span_ids, tools_time_ordered
+from hotato.kinds._trace_util import Indexes, derived, span_ids
 from hotato.model.evidence import Span, Trace
 from hotato.model.results import Verdict
 from hotato.model.status import Source, Status
@@ -84,7 +84,7 @@ def _positions(trace: Trace) -> tuple[Places, list[Span]]:
     """Each tool's places in the time order of tool calls, for order checks by bisection, and
     the list those places index. A trace already in time order (as ingested) needs no pass:
     a call's place is its index in the trace, read from the tool's own list when bisected."""
-    tool_order = tools_time_ordered(trace)
+    tool_order = trace.tool_order
     if tool_order is trace.by_type.get("tool_call"):
         return {n: Indexes(c) for n, c in trace.tool_calls.items()}, trace.spans
     places: dict[str, array[int]] = {}
@@ -148,7 +148,7 @@ def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
         return Verdict.passed(
             f"tools ran in the required order {list(order)}", evidence=span_ids(hits)
         )
-    seen = [s.name for s in islice(tools_time_ordered(trace), 20)]
+    seen = [s.name for s in islice(trace.tool_order, 20)]
     return Verdict.failed(
         f"required order {list(order)} broke at {order[step]!r}; tools ran in the order {seen}",
         evidence=span_ids(hits),
