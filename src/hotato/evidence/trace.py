@@ -94,7 +94,7 @@ def load_trace(path: str | os.PathLike[str], digest: Any = None) -> Trace:
             if digest is not None:
                 digest.update(b"".join(batch))  # the same bytes, in the same order
             if meta is not None and not problems:
-                fast = _batch(batch)
+                fast = decode_batch(batch)
                 if fast is not None:  # every line a span in Span's own keys: read in one call
                     for span, line in fast:
                         index.add(span, line)
@@ -137,7 +137,7 @@ _BATCH_BYTES = 1 << 20  # whole lines read at a time, about a megabyte
 _batch_decoder = msgspec.json.Decoder(list[StrictSpan])
 
 
-def _batch(raw: list[bytes]) -> zip[tuple[Span, bytes]] | None:
+def decode_batch(raw: list[bytes]) -> zip[tuple[Span, bytes]] | None:
     """The lines' spans decoded in one call, each beside its line, when every line is one span
     naming only Span's own keys (what ingest writes); None when any line needs reading on its
     own (a blank line, other keys to fold, anything malformed, which is then told, located)."""

@@ -9,11 +9,8 @@ source order, so the same input always gives the same spans.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-
-import msgspec
 
 from hotato._io import gc_paused
 from hotato.evidence.ingest._emit import Emitter, Options
@@ -25,29 +22,25 @@ from hotato.evidence.ingest.writer import (
     write_trace,
     write_transcript,
 )
-from hotato.evidence.trace import StrictSpan, decode_span, load_trace
+from hotato.evidence.trace import decode_batch, decode_span, load_trace
 from hotato.model.errors import InputError
-from hotato.model.evidence import CallEvidence, Span, Trace, TraceIndexer, Transcript
+from hotato.model.evidence import CallEvidence, Trace, TraceIndexer, Transcript
 
-# every key a span line names is one of Span's: anything else goes to decode_span, which folds it
-_spans_decoder = msgspec.json.Decoder(list[StrictSpan])
 _BATCH = 4096
 
 
 def _trace(em: Emitter, path: str) -> Trace:
     """The converted spans in the native loader's store (`TraceIndexer`: compact spans and the
-    indexes the checks read, built as the spans arrive): decoded a few thousand lines per call
-    (one JSON array each), with the cyclic GC paused as the native loader pauses it."""
+    indexes the checks read), read as the native loader reads a trace's lines: a few thousand
+    lines per call, with the cyclic GC paused."""
     index = TraceIndexer()
     lines = em.col.lines()
     with gc_paused():
         while batch := list(islice(lines, _BATCH)):
-            spans: Sequence[Span]
-            try:
-                spans = _spans_decoder.decode(b"[" + b",".join(batch) + b"]")
-            except msgspec.ValidationError:  # a line with keys of its own (a turn's `text`):
-                spans = [decode_span(line) for line in batch]  # folded as the loader folds
-            for span, line in zip(spans, batch, strict=True):
+            pairs = decode_batch(batch)
+            if pairs is None:  # a line with keys of its own (a turn's `text`), folded
+                pairs = zip(map(decode_span, batch), batch, strict=True)
+            for span, line in pairs:
                 index.add(span, line)
     return index.trace(meta(em), path)
 
