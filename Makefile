@@ -16,7 +16,7 @@ demo: $(BIN)/hotato
 # The whole gate: lint, format, types, the layer contract, every test on both cores.
 test: $(BIN)/hotato
 	$(BIN)/ruff check src tests bench scripts
-	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/ruff format --check src tests bench scripts docs README.md
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	$(BIN)/pytest -n auto
