@@ -92,7 +92,8 @@ class Payloads:
         self._decode = decode
         attributed = trace.with_attributes
         keys = [_encode(n) for n in names]
-        rewrite = {*Haystack(raws).containing(b"\\"), *loose}
+        hay = Haystack(raws)
+        rewrite = {*hay.containing(b"\\"), *loose}
         if attributed:  # hotato 1.x traces keep payloads under attributes too
             found = enumerate(spans)
             rewrite.update(
@@ -103,7 +104,8 @@ class Payloads:
             for i in rewrite:
                 value = decode(spans[i])
                 raws[i] = b"" if value is ABSENT else _encode(value)
-        self.hay = Haystack(raws)
+            hay = Haystack(raws)  # joined again, with those payloads as JSON writes them
+        self.hay = hay
         # recorded: a payload at the span's own level (null included), or under attributes
         self.recorded = len(raws) - list(map(bool, raws)).count(False)
         self._by_key: dict[str, dict[Any, list[int]]] = {}
@@ -232,17 +234,12 @@ def arguments_of(trace: Trace, tool: str) -> Payloads:
     return derived(trace, ("arguments", tool), build)
 
 
-def results_of(trace: Trace, tool: str | None) -> Payloads:
-    """Every call of `tool` (of any tool, for None) with its recorded result (ABSENT when it
-    recorded none)."""
-    spans = trace.tool_calls.get(tool, []) if tool is not None else _tool_spans(trace)
+def results_of(trace: Trace, tool: str) -> Payloads:
+    """Every call of `tool` with its recorded result (ABSENT when it recorded none)."""
+    spans = trace.tool_calls.get(tool, [])
 
     def build() -> Payloads:
         raws = list(map(attrgetter("result_raw"), spans))
         return Payloads(trace, spans, raws, _result, ("result",))
 
     return derived(trace, ("results", tool), build)
-
-
-def _tool_spans(trace: Trace) -> list[Span]:
-    return trace.by_type.get("tool_call", [])
