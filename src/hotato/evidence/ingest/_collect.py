@@ -10,9 +10,11 @@ million spans cost tens of megabytes, not a million dicts. Writing then reads th
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from array import array
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import IO, Any
 
@@ -24,9 +26,27 @@ _INTERVAL, _POINT, _UNTIMED = 0, 1, 2
 _encode = msgspec.json.Encoder().encode
 
 
+@dataclass
+class Part:
+    """What a Collector holds besides its spool, to be absorbed by another (`Collector.part`)."""
+
+    types: list[str]
+    code: array[int]
+    t0: array[int]
+    t1: array[int]
+    seq: array[int]
+    len: array[int]
+    next_seq: int
+    min_ns: int | None
+    in_order: bool
+    counts: dict[str, int]
+
+
 class Collector:
-    def __init__(self) -> None:
-        self._spool: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+    def __init__(self, spool: IO[bytes] | None = None, first_seq: int = 0) -> None:
+        """`spool`: where payloads go (a new temporary file by default). `first_seq`: the first
+        place in source order; a Collector to be absorbed by another starts far beyond it."""
+        self._spool: IO[bytes] = spool or tempfile.TemporaryFile()  # noqa: SIM115 - close()
         self._types: list[str] = []
         self._type_ids: dict[str, int] = {}
         self._code = array("l")  # type id * 4 + kind (interval, point, untimed)
@@ -34,7 +54,7 @@ class Collector:
         self._t1 = array("q")
         self._seq = array("q")
         self._len = array("l")  # payload sizes: the spool holds the payloads back to back
-        self._next_seq = 0
+        self._next_seq = first_seq
         self._last_t0 = -1  # the (time, place) of the span added last
         self._last_seq = -1
         self._in_order = True
@@ -145,6 +165,60 @@ class Collector:
             elif kind == _POINT:
                 head += b',"time_sec":' + _encode((t0_of[i] - origin) / 1_000_000_000 + 0.0)
             yield head + tail
+
+    def part(self) -> Part:
+        """Everything but the spool, for `absorb` (the spool's bytes are flushed)."""
+        self._spool.flush()
+        return Part(
+            self._types,
+            self._code,
+            self._t0,
+            self._t1,
+            self._seq,
+            self._len,
+            self._next_seq,
+            self._min_ns,
+            self._in_order,
+            self.counts,
+        )
+
+    def absorb(self, part: Part, spool: IO[bytes]) -> None:
+        """Append the spans of another Collector (its `part()` and its spool) as if they had
+        been added here after every span so far: it started its places in source order beyond
+        every place here (`first_seq`), so they are kept as they are."""
+        if not part.seq:
+            return
+        if part.seq[0] < self._next_seq:
+            raise ValueError("the absorbed spans' places must follow this Collector's")
+        self._spool.flush()
+        spool.seek(0)
+        shutil.copyfileobj(spool, self._spool, 1 << 20)
+        ids = [self._type_id(t) for t in part.types]
+        first_t0, first_seq = part.t0[0], part.seq[0]
+        if first_t0 < self._last_t0 or (first_t0 == self._last_t0 and first_seq < self._last_seq):
+            self._in_order = False
+        self._in_order = self._in_order and part.in_order
+        self._last_t0, self._last_seq = part.t0[-1], part.seq[-1]
+        if ids == list(range(len(ids))):  # both saw the types in the same order
+            self._code.extend(part.code)
+        else:
+            self._code.extend(ids[c >> 2] * 4 + (c & 3) for c in part.code)
+        self._t0.extend(part.t0)
+        self._t1.extend(part.t1)
+        self._seq.extend(part.seq)
+        self._len.extend(part.len)
+        self._next_seq = part.next_seq
+        if part.min_ns is not None and (self._min_ns is None or part.min_ns < self._min_ns):
+            self._min_ns = part.min_ns
+        for type_, n in part.counts.items():
+            self.counts[type_] = self.counts.get(type_, 0) + n
+
+    def _type_id(self, type_: str) -> int:
+        tid = self._type_ids.get(type_)
+        if tid is None:
+            tid = self._type_ids[type_] = len(self._types)
+            self._types.append(type_)
+        return tid
 
     def close(self) -> None:
         self._spool.close()

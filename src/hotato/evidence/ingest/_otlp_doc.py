@@ -136,6 +136,56 @@ class OtlpDocument:
                         raise _Invalid from None
         self._release()
 
+    def halves(self, at_least: int) -> tuple[Iterator[OSpan], Iterator[OSpan]] | None:
+        """Its spans in two runs of about equal length (for `in_two`), each refused exactly as
+        the whole read refuses; None for fewer than `at_least` spans, or when a resource holds
+        both kinds of scope group (the serial read checks the one it does not read)."""
+        groups = [rs.scopeSpans or rs.instrumentationLibrarySpans for rs in self.doc.resourceSpans]
+        if any(rs.scopeSpans and rs.instrumentationLibrarySpans for rs in self.doc.resourceSpans):
+            return None
+        total = sum(len(ss.spans) for g in groups for ss in g)
+        if total < at_least:
+            return None
+        middle = total // 2
+        return self._run(0, middle), self._run(middle, total)
+
+    def _run(self, lo: int, hi: int) -> Iterator[OSpan]:
+        try:
+            yield from self._between(lo, hi)
+        except _Invalid:
+            self.refuse()
+            raise AssertionError("unreachable: refuse() raises") from None
+
+    def _between(self, lo: int, hi: int) -> Iterator[OSpan]:
+        """The spans numbered `lo` to `hi` (exclusive) in document order."""
+        count = seen = 0
+        for rs in self.doc.resourceSpans:
+            groups = rs.scopeSpans or rs.instrumentationLibrarySpans
+            size = sum(len(ss.spans) for ss in groups)
+            if seen + size <= lo or seen >= hi:
+                seen += size
+                continue
+            try:
+                resource = (
+                    _at("", "attributes", _attrs, rs.resource.attributes) if rs.resource else {}
+                )
+            except _Bad:
+                raise _Invalid from None
+            for ss in groups:
+                scope = ss.scope.name if ss.scope else ""
+                start, stop = max(lo - seen, 0), min(hi - seen, len(ss.spans))
+                seen += len(ss.spans)
+                for raw in ss.spans[start:stop] if start < stop else ():
+                    try:
+                        span = _span(_span_decoder.decode(raw), scope, resource)
+                    except (_Bad, msgspec.DecodeError):
+                        raise _Invalid from None
+                    yield span
+                    count += 1
+                    if count % _RELEASE_EVERY == 0:
+                        self._release()
+        self._release()
+
     def check(self) -> None:
         """Refuse now if any span or resource is invalid (a whole read refuses those before
         it converts anything)."""

@@ -23,12 +23,14 @@ Other spans are counted in `input_span_count` and not written.
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import Any
 
 from hotato.evidence.ingest import _bridge, livekit, pipecat
 from hotato.evidence.ingest._emit import Emitter
+from hotato.evidence.ingest._fork import can_fork, in_two
 from hotato.evidence.ingest._otel_common import (
     first,
     first_token,
@@ -102,45 +104,108 @@ def read(sn: Sniffed, em: Emitter, stack: str) -> None:
         _bridge.read(sn.path, em)
         return
     em.deployment.stack = stack
+    halves: tuple[Iterable[OSpan], Iterable[OSpan]] | None = None
     if sn.shape == "protobuf":
         em.source_format = "otlp-protobuf"
-        spans: Iterator[OSpan] = spans_from_protobuf(sn.data, sn.path)
+        spans: Iterable[OSpan] = spans_from_protobuf(sn.data, sn.path)
     elif sn.shape == "lines":
         em.source_format = "otlp-json-lines"
-        spans = sn.otlp.spans() if sn.otlp is not None else _lines(sn.path)
+        if sn.otlp is not None:
+            spans, halves = sn.otlp.spans(), sn.otlp.halves(_SPLIT_SPANS)
+        else:
+            spans, halves = _lines(sn.path), _line_halves(sn.path)
     else:
         em.source_format = "otlp-json"
-        spans = sn.otlp.spans() if sn.otlp is not None else _document(sn)
+        if sn.otlp is not None:
+            spans, halves = sn.otlp.spans(), sn.otlp.halves(_SPLIT_SPANS)
+        else:
+            spans = _document(sn)
     mapper = _Mapper(em, stack)
-    observe, map_span = em.col.observe, mapper.map
-    try:
-        for s in spans:
-            em.input_count += 1
-            observe(s.start_ns)
-            map_span(s)
-    except InputError:
-        if sn.otlp is not None:  # read whole, a document's own refusal comes first
-            sn.otlp.check()
-        raise
+
+    def convert(spans: Iterable[OSpan]) -> None:
+        observe, map_span = em.col.observe, mapper.map
+        try:
+            for s in spans:
+                em.input_count += 1
+                observe(s.start_ns)
+                map_span(s)
+        except InputError:
+            if sn.otlp is not None:  # read whole, a document's own refusal comes first
+                sn.otlp.check()
+            raise
+
+    if halves is None or not can_fork():
+        convert(spans)
+    else:
+        first, second = halves
+        in_two(em, lambda: convert(first), lambda: convert(second))
     em.flush_tools()
 
 
-def _lines(name: str) -> Iterator[OSpan]:
-    return chain.from_iterable(_line_batches(name))  # no generator step per span
+# An export smaller than this is converted on one core: forking and merging would cost more.
+_SPLIT_BYTES = 32 << 20
+_SPLIT_SPANS = 60_000
 
 
-def _line_batches(name: str) -> Iterator[list[OSpan]]:
+def _lines(name: str, start: int = 0, stop: int | None = None, lineno: int = 1) -> Iterator[OSpan]:
+    return chain.from_iterable(_line_batches(name, start, stop, lineno))  # no step per span
+
+
+def _line_batches(name: str, start: int, stop: int | None, first: int) -> Iterator[list[OSpan]]:
+    """The spans of the lines from byte `start` (a line's first byte, on line `first`) to
+    `stop` (a line's first byte, or the end)."""
     try:
         handle = open(name, "rb")  # noqa: SIM115 - closed below; a generator owns it
     except OSError as exc:
         raise InputError.one(f"cannot read trace: {exc.strerror}", file=name) from exc
     with handle:
-        for lineno, raw in enumerate(handle, start=1):
+        handle.seek(start)
+        at = start
+        for lineno, raw in enumerate(handle, start=first):
+            if stop is not None and at >= stop:
+                break
+            at += len(raw)
             line = raw.strip()
             if lineno == 1:
                 line = line.removeprefix(codecs.BOM_UTF8)
             if line:
                 yield spans_from_line(line, name, lineno)
+
+
+def _line_halves(name: str) -> tuple[Iterator[OSpan], Iterator[OSpan]] | None:
+    """The file's lines in two runs split at the line nearest its middle, for `in_two`; None
+    for a file too small to be worth it."""
+    try:
+        size = os.path.getsize(name)
+        if size < _SPLIT_BYTES:
+            return None
+        with open(name, "rb") as handle:
+            handle.seek(size // 2)
+            handle.readline()
+            middle = handle.tell()
+            if middle >= size:  # the middle is on the last line: split where that line starts
+                start = max(0, size // 2 - (1 << 20))
+                handle.seek(start)
+                last = handle.read(size // 2 - start).rfind(b"\n")
+                middle = start + last + 1 if last >= 0 else 0
+    except OSError:
+        return None  # the serial read tells what is wrong
+    if not 0 < middle < size:
+        return None
+    return _lines(name, 0, middle), _second_half(name, middle)
+
+
+def _second_half(name: str, middle: int) -> Iterator[OSpan]:
+    """The lines from byte `middle` on, numbered as in the whole file (counted when first read,
+    which is in the child, beside the first half's conversion)."""
+    lines_before = 0
+    with open(name, "rb") as handle:
+        while (left := middle - handle.tell()) > 0:
+            chunk = handle.read(min(left, 1 << 20))
+            if not chunk:
+                break
+            lines_before += chunk.count(b"\n")
+    yield from _lines(name, middle, None, lines_before + 1)
 
 
 def _document(sn: Sniffed) -> Iterator[OSpan]:

@@ -1,0 +1,181 @@
+"""Converting a big export on two cores: its second half in a forked child, the first here.
+
+The child starts from the Emitter as it stands before any span is read; converting the second
+half there gives exactly what converting it here would have, as long as the first half leaves
+every piece of state a reader consults as it found it (no tool call left open for a later span
+to close, nothing marked seen, no transfer target, ...). That is checked once the first half is
+done. Then the child's spans, turns and counts are appended in its own order, its first-seen ids
+count only where the first half found none, and the result is byte for byte the serial one.
+Otherwise, or when the child failed for any reason (a malformed span, a killed process), the
+second half is converted here after all: its refusal, if any, is the one the serial read gives.
+
+Only a single-threaded process on a machine with more than one core forks (a fork copies one
+thread only); the child never writes to stdout or stderr and leaves with `os._exit`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import IO, Any
+
+from hotato.evidence.ingest._collect import Collector, Part
+from hotato.evidence.ingest._emit import Emitter, Turn
+
+SERIAL_ENV = "HOTATO_SERIAL"  # set (to anything but empty or 0) to convert on one core
+# The child numbers its places in source order from here, beyond any the first half can reach,
+# so its spans and turns follow the first half's without being renumbered.
+_CHILD_SEQ = 1 << 48
+
+
+def can_fork() -> bool:
+    """More than one core for this process, `os.fork`, one thread, and not turned off."""
+    if os.environ.get(SERIAL_ENV, "") not in ("", "0") or not hasattr(os, "fork"):
+        return False
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) > 1 and threading.active_count() == 1
+
+
+@dataclass
+class _Half:
+    """What the child sends back: its Collector's arrays and the Emitter's state."""
+
+    col: Part
+    input_count: int
+    call_id: str | None
+    agent_id: str | None
+    git_sha: str | None
+    config_hash: str | None
+    turns: list[Turn]
+    turn_seq: int
+    looked_in: list[str]
+    seen: set[str]
+    transfer_to: str | None
+    tool_handoff_needs_target: bool
+
+
+def _consulted(em: Emitter) -> tuple[Any, ...]:
+    """The state a reader consults while converting a span (besides first-seen ids, which are
+    merged as first seen): equal before and after the first half, the halves are independent."""
+    return (
+        tuple(em._open),
+        frozenset(em.seen),
+        em.transfer_to,
+        em.tool_handoff_needs_target,
+        tuple(em.looked_in),
+        em.deployment.stack,
+        em.source_format,
+        em.col.base_ns,
+    )
+
+
+def in_two(em: Emitter, first: Callable[[], None], second: Callable[[], None]) -> None:
+    """`first()` then `second()`, each converting into `em`, the second in a child when it can
+    be (`can_fork`). The result is always the serial one; the caller flushes open tools."""
+    if not can_fork():
+        first()
+        second()
+        return
+    spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
+    reply = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
+    try:
+        before = _consulted(em)
+        try:
+            pid = os.fork()
+        except OSError:  # no process to spare: one core it is
+            first()
+            second()
+            return
+        if pid == 0:
+            _child(em, second, spool, reply)
+        try:
+            first()
+        except BaseException:
+            _stop(pid)
+            raise
+        if not (_joined(pid) and _consulted(em) == before and _absorb(em, reply, spool)):
+            second()
+    finally:
+        spool.close()
+        reply.close()
+
+
+def _child(em: Emitter, second: Callable[[], None], spool: IO[bytes], reply: IO[bytes]) -> None:
+    code = 1
+    try:
+        em.col = Collector(spool, first_seq=_CHILD_SEQ)
+        em._turn_seq = _CHILD_SEQ
+        second()
+        em.flush_tools()
+        half = _Half(
+            em.col.part(),
+            em.input_count,
+            em.call_id,
+            em.deployment.agent_id,
+            em.deployment.git_sha,
+            em.deployment.config_hash,
+            em.turns,
+            em._turn_seq,
+            em.looked_in,
+            em.seen,
+            em.transfer_to,
+            em.tool_handoff_needs_target,
+        )
+        pickle.dump(half, reply, protocol=pickle.HIGHEST_PROTOCOL)
+        reply.flush()
+        code = 0
+    except BaseException:  # the parent converts this half itself, and tells what is wrong
+        pass
+    finally:
+        os._exit(code)
+
+
+def _stop(pid: int) -> None:
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.waitpid(pid, 0)
+
+
+def _joined(pid: int) -> bool:
+    """Wait for the child; True when it finished its half."""
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+        except InterruptedError:
+            continue
+        except OSError:
+            return False
+        return os.waitstatus_to_exitcode(status) == 0
+
+
+def _absorb(em: Emitter, reply: IO[bytes], spool: IO[bytes]) -> bool:
+    reply.seek(0)
+    try:
+        half = pickle.load(reply)  # written by our own child, into a private file
+    except (EOFError, pickle.UnpicklingError):
+        return False
+    if not isinstance(half, _Half) or em._turn_seq >= _CHILD_SEQ:
+        return False
+    try:
+        em.col.absorb(half.col, spool)
+    except ValueError:  # the first half numbered past the child's start: not in a real file
+        return False
+    em.input_count += half.input_count
+    em.identify(half.call_id, half.agent_id)
+    dep = em.deployment
+    dep.git_sha = dep.git_sha or half.git_sha
+    dep.config_hash = dep.config_hash or half.config_hash
+    em.turns.extend(half.turns)
+    em._turn_seq = half.turn_seq
+    em.looked_in = half.looked_in
+    em.seen = half.seen
+    em.transfer_to = half.transfer_to
+    em.tool_handoff_needs_target = half.tool_handoff_needs_target
+    return True
