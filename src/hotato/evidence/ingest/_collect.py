@@ -156,15 +156,19 @@ class Collector:
         for i in self.order():
             tid, kind = divmod(code_of[i], 4)
             body = os.pread(fd, len_of[i], off_of[i])
-            tail = b"}" if body == b"{}" else b"," + body[1:]
-            head = types[tid]
+            rest = b"}" if body == b"{}" else b"," + body[1:]
             if kind == _INTERVAL:
-                head += b',"start_sec":' + _encode((t0_of[i] - origin) / 1_000_000_000 + 0.0)
-                if t1_of[i] != NO_TIME:
-                    head += b',"end_sec":' + _encode((t1_of[i] - origin) / 1_000_000_000 + 0.0)
+                start = _encode((t0_of[i] - origin) / 1_000_000_000 + 0.0)
+                if t1_of[i] == NO_TIME:
+                    yield b"".join((types[tid], b',"start_sec":', start, rest))
+                else:
+                    end = _encode((t1_of[i] - origin) / 1_000_000_000 + 0.0)
+                    yield b"".join((types[tid], b',"start_sec":', start, b',"end_sec":', end, rest))
             elif kind == _POINT:
-                head += b',"time_sec":' + _encode((t0_of[i] - origin) / 1_000_000_000 + 0.0)
-            yield head + tail
+                at = _encode((t0_of[i] - origin) / 1_000_000_000 + 0.0)
+                yield b"".join((types[tid], b',"time_sec":', at, rest))
+            else:
+                yield types[tid] + rest
 
     def part(self) -> Part:
         """Everything but the spool, for `absorb` (the spool's bytes are flushed)."""
