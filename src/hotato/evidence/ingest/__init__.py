@@ -22,7 +22,7 @@ from hotato.evidence.ingest.writer import (
     write_trace,
     write_transcript,
 )
-from hotato.evidence.trace import decode_batch, decode_span, load_trace
+from hotato.evidence.trace import decode_span, load_trace, read_spans
 from hotato.model.errors import InputError
 from hotato.model.evidence import CallEvidence, Trace, TraceIndexer, Transcript
 
@@ -31,17 +31,17 @@ _BATCH = 4096
 
 def _trace(em: Emitter, path: str) -> Trace:
     """The converted spans in the native loader's store (`TraceIndexer`: compact spans and the
-    indexes the checks read), read as the native loader reads a trace's lines: a few thousand
-    lines per call, with the cyclic GC paused."""
+    indexes the checks read), read as the native loader reads a trace's lines (`read_spans`: a
+    run of lines per call, a line with keys of its own, such as a turn's `text`, folded within
+    it), a few thousand lines at a time, with the cyclic GC paused."""
     index = TraceIndexer()
     lines = em.col.lines()
     with gc_paused():
         while batch := list(islice(lines, _BATCH)):
-            pairs = decode_batch(batch)
-            if pairs is None:  # a line with keys of its own (a turn's `text`), folded
-                pairs = zip(map(decode_span, batch), batch, strict=True)
-            for span, line in pairs:
-                index.add(span, line)
+            at = 0
+            while (at := read_spans(index, batch, at)) < len(batch):
+                index.add(decode_span(batch[at]), batch[at])  # raises what stopped the run
+                at += 1
     return index.trace(meta(em), path)
 
 
