@@ -23,7 +23,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from heapq import merge
-from itertools import islice
+from itertools import compress, count, islice
 from operator import attrgetter
 from typing import Any
 
@@ -90,15 +90,12 @@ class Payloads:
     ) -> None:
         self.spans = spans
         self._decode = decode
-        attributed = trace.with_attributes
         keys = [_encode(n) for n in names]
         hay = Haystack(raws)
         rewrite = {*hay.containing(b"\\"), *loose}
-        if attributed:  # hotato 1.x traces keep payloads under attributes too
-            found = enumerate(spans)
-            rewrite.update(
-                i for i, s in found if s.index in attributed and _from_attributes(raws[i], s, keys)
-            )
+        if trace.with_attributes:  # hotato 1.x traces keep payloads under attributes too
+            carrying = compress(count(), map(attrgetter("attributes_raw"), spans))  # all in C
+            rewrite.update(i for i in carrying if _from_attributes(raws[i], spans[i], keys))
         if rewrite:
             raws = list(raws)
             for i in rewrite:
