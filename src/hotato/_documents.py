@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import yaml
 
 from hotato._io import read_bytes
@@ -22,11 +22,10 @@ except ImportError:  # pragma: no cover
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 
-@dataclass
-class Document:
+class Document(msgspec.Struct):
     value: Any
     file: str
-    marks: dict[str, tuple[int, int]] = field(default_factory=dict)  # path -> (line, col), 1-based
+    marks: dict[str, tuple[int, int]] = {}  # path -> (line, col), 1-based
 
     def where(self, path: str) -> tuple[int | None, int | None]:
         """The mark of `path`, or of its nearest marked parent."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -143,10 +142,9 @@ _TYPED_FIELDS = frozenset(
 SPAN_KEYS = frozenset(_RAW_FIELDS) | _TYPED_FIELDS  # every key a span line names directly
 
 
-@dataclass
-class Trace:
+class Trace(msgspec.Struct, dict=True):
     """An ingested trace. Indexes are built once, on first use (or by the loader, as it reads:
-    see `TraceIndexer`)."""
+    see `TraceIndexer`); `dict=True` gives them, and the checks' memos, somewhere to live."""
 
     meta: dict[str, Any]
     spans: list[Span]
@@ -355,8 +353,7 @@ def normalize_role(role: str) -> str:
     return ROLE_ALIASES.get(role.lower(), role)
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(msgspec.Struct, frozen=True):
     index: int
     role: str  # normalized: caller, agent, or the transcript's own word
     text: str
@@ -368,17 +365,16 @@ class Turn:
         return f"t_{self.index}"
 
 
-@dataclass
-class Transcript:
+class Transcript(msgspec.Struct, dict=True):
     turns: list[Turn]
     path: str | None = None
-    by_role: dict[str, list[Turn]] = field(init=False)
 
-    def __post_init__(self) -> None:
+    @cached_property
+    def by_role(self) -> dict[str, list[Turn]]:
         index: dict[str, list[Turn]] = defaultdict(list)
         for turn in self.turns:
             index[turn.role].append(turn)
-        self.by_role = dict(index)
+        return dict(index)
 
     def of_role(self, role: str | None) -> list[Turn]:
         if role is None or role == "any":
@@ -386,8 +382,7 @@ class Transcript:
         return self.by_role.get(normalize_role(role), [])
 
 
-@dataclass
-class CallEvidence:
+class CallEvidence(msgspec.Struct):
     """All the evidence one trace file holds: its spans, the spoken turns a stack's export
     carries, and, when a recognised export yielded no call evidence at all, why (naming where
     it looked)."""
