@@ -4,8 +4,8 @@ A trace that was not supplied is `None`; a trace that was supplied and holds no 
 `Trace` with an empty `spans` list. Kinds rely on that difference (DESIGN law 2).
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: msgspec then reads Span's field types as they
+# are, instead of compiling each from its string every time a decoder or field table asks.
 import math
 from collections import defaultdict
 from collections.abc import Callable
@@ -132,12 +132,12 @@ class Span(msgspec.Struct, kw_only=True, gc=False):
         return None
 
 
-# Top-level keys held as raw JSON, by their name in a trace, and the typed ones.
-_RAW_FIELDS = {f.encode_name: f.name for f in msgspec.structs.fields(Span) if f.type is msgspec.Raw}
+# Top-level keys held as raw JSON, by their name in a trace, and the typed ones (the fields read
+# once: each read resolves every annotation again).
+_SPAN_FIELDS = msgspec.structs.fields(Span)
+_RAW_FIELDS = {f.encode_name: f.name for f in _SPAN_FIELDS if f.type is msgspec.Raw}
 _TYPED_FIELDS = frozenset(
-    f.encode_name
-    for f in msgspec.structs.fields(Span)
-    if f.type is not msgspec.Raw and f.name != "index"
+    f.encode_name for f in _SPAN_FIELDS if f.type is not msgspec.Raw and f.name != "index"
 )
 SPAN_KEYS = frozenset(_RAW_FIELDS) | _TYPED_FIELDS  # every key a span line names directly
 
