@@ -48,7 +48,7 @@ def load_document(path: str | os.PathLike[str], what: str) -> Document:
     name = str(path)
     data = read_bytes(path, what)
     try:
-        text = data.decode("utf-8-sig")
+        text = data.removeprefix(b"\xef\xbb\xbf").decode()  # a UTF-8 BOM is not text
     except UnicodeDecodeError:
         raise InputError.one(f"{what} is not UTF-8 text", file=name) from None
     if "\x00" in text:
@@ -99,7 +99,7 @@ def parse_document(text: str, name: str, what: str, is_json: bool = False) -> Do
     return Document(value, name, marks)
 
 
-_BACKSLASHED = re.compile(r"\\(.)")
+_BACKSLASHED = r"\\(.)"  # compiled (and cached) by `re` when a refusal first needs it
 
 
 def _escape_hint(exc: yaml.MarkedYAMLError, text: str) -> str:
@@ -119,8 +119,10 @@ def _escape_hint(exc: yaml.MarkedYAMLError, text: str) -> str:
         return "; write the pattern in single quotes, or double each backslash"
     # What the writer meant: YAML's own `\\` and `\"` read as YAML reads them, any other
     # backslash kept for the pattern.
-    meant = _BACKSLASHED.sub(
-        lambda m: m.group(1) if m.group(1) in '\\"' else m.group(0), line[start + 1 : end]
+    meant = re.sub(
+        _BACKSLASHED,
+        lambda m: m.group(1) if m.group(1) in '\\"' else m.group(0),
+        line[start + 1 : end],
     )
     single = "'" + meant.replace("'", "''") + "'"
     doubled = '"' + meant.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -51,7 +51,7 @@ class Pack(msgspec.Struct, frozen=True):
 
 
 def bundled_names() -> list[str]:
-    return sorted(p.stem for p in PACK_DIR.glob("*.yaml"))
+    return sorted(Path(n).stem for n in os.listdir(PACK_DIR) if n.endswith(".yaml"))
 
 
 def list_packs() -> list[PackInfo]:
