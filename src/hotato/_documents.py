@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import yaml
 
 from hotato._io import read_bytes
@@ -22,11 +22,10 @@ except ImportError:  # pragma: no cover
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 
-@dataclass
-class Document:
+class Document(msgspec.Struct):
     value: Any
     file: str
-    marks: dict[str, tuple[int, int]] = field(default_factory=dict)  # path -> (line, col), 1-based
+    marks: dict[str, tuple[int, int]] = {}  # path -> (line, col), 1-based
 
     def where(self, path: str) -> tuple[int | None, int | None]:
         """The mark of `path`, or of its nearest marked parent."""
@@ -49,7 +48,7 @@ def load_document(path: str | os.PathLike[str], what: str) -> Document:
     name = str(path)
     data = read_bytes(path, what)
     try:
-        text = data.decode("utf-8-sig")
+        text = data.removeprefix(b"\xef\xbb\xbf").decode()  # a UTF-8 BOM is not text
     except UnicodeDecodeError:
         raise InputError.one(f"{what} is not UTF-8 text", file=name) from None
     if "\x00" in text:
@@ -100,7 +99,7 @@ def parse_document(text: str, name: str, what: str, is_json: bool = False) -> Do
     return Document(value, name, marks)
 
 
-_BACKSLASHED = re.compile(r"\\(.)")
+_BACKSLASHED = r"\\(.)"  # compiled (and cached) by `re` when a refusal first needs it
 
 
 def _escape_hint(exc: yaml.MarkedYAMLError, text: str) -> str:
@@ -120,8 +119,10 @@ def _escape_hint(exc: yaml.MarkedYAMLError, text: str) -> str:
         return "; write the pattern in single quotes, or double each backslash"
     # What the writer meant: YAML's own `\\` and `\"` read as YAML reads them, any other
     # backslash kept for the pattern.
-    meant = _BACKSLASHED.sub(
-        lambda m: m.group(1) if m.group(1) in '\\"' else m.group(0), line[start + 1 : end]
+    meant = re.sub(
+        _BACKSLASHED,
+        lambda m: m.group(1) if m.group(1) in '\\"' else m.group(0),
+        line[start + 1 : end],
     )
     single = "'" + meant.replace("'", "''") + "'"
     doubled = '"' + meant.replace("\\", "\\\\").replace('"', '\\"') + '"'

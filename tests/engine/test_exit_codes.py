@@ -3,10 +3,10 @@ never exits 1 (that would read as a FAIL) and prints no traceback unless HOTATO_
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from tests.conftest import hotato
 
@@ -66,7 +66,7 @@ def boom(spec: Any, ev: Any) -> Any:
 
 def break_tool_call(monkeypatch: pytest.MonkeyPatch) -> None:
     """Swap the registered tool_call check for one that raises, in this process only."""
-    broken = dataclasses.replace(REGISTRY["tool_call"], check=boom)
+    broken = msgspec.structs.replace(REGISTRY["tool_call"], check=boom)
     monkeypatch.setitem(REGISTRY._loaded, "tool_call", broken)  # the registry's loaded kinds
 
 

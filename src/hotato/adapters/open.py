@@ -8,7 +8,6 @@ JSON sandbox. Nothing connects until the first read.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +24,10 @@ from hotato.model.state import StateReader, StateSource
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
-@dataclass
 class OpenState(StateSource):
     """A StateSource holding connections: close it when the run ends (or use `with`)."""
 
-    closers: list[Callable[[], None]] = field(default_factory=list, repr=False)
+    closers: list[Callable[[], None]] = []
 
     def close(self) -> None:
         while self.closers:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from hotato.model.errors import InputError
 from hotato.model.status import ExitCode
 
 _QUICK_EXIT = False
@@ -37,9 +36,6 @@ def run_cli(cli: click.Group, argv: list[str] | None) -> int:
         cli.main(args=argv, prog_name="hotato", standalone_mode=False)
     except Exit as done:
         return done.code
-    except InputError as exc:
-        click.echo(f"hotato: refused:\n{_indent(str(exc))}", err=True)
-        return ExitCode.REFUSED
     except click.exceptions.Abort:
         click.echo("hotato: aborted", err=True)
         return ExitCode.REFUSED
@@ -59,7 +55,14 @@ def run_cli(cli: click.Group, argv: list[str] | None) -> int:
             err=True,
         )
         return ExitCode.REFUSED
-    except Exception as exc:  # a bug: never exit 1, which would read as a FAIL
+    except Exception as exc:
+        # imported here, not at the top, so `--help` and `--version` never load msgspec
+        from hotato.model.errors import InputError
+
+        if isinstance(exc, InputError):
+            click.echo(f"hotato: refused:\n{_indent(str(exc))}", err=True)
+            return ExitCode.REFUSED
+        # a bug: never exit 1, which would read as a FAIL
         click.echo(f"hotato: internal error: {type(exc).__name__}: {exc}", err=True)
         if _debug():
             import traceback  # only for a crash, so start-up does not pay for it

@@ -17,6 +17,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
+
 from hotato.conversation.calls import CallFiles
 from hotato.model.errors import InputError
 
@@ -78,7 +80,9 @@ def _renamed(exc: InputError, shown: dict[str, str]) -> InputError:
         return text
 
     exc.problems = [
-        dataclasses.replace(p, file=named(p.file) if p.file else p.file, message=named(p.message))
+        msgspec.structs.replace(
+            p, file=named(p.file) if p.file else p.file, message=named(p.message)
+        )
         for p in exc.problems
     ]
     return exc

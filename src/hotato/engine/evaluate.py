@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from hotato.engine.plan import plan
 from hotato.kinds import REGISTRY
@@ -14,8 +15,7 @@ from hotato.model.state import StateSource
 from hotato.model.status import Status
 
 
-@dataclass
-class Sources:
+class Sources(msgspec.Struct):
     """The evidence of one call. None means "not supplied", never "supplied and empty"."""
 
     trace: Trace | None = None
@@ -24,7 +24,7 @@ class Sources:
     timing: Any = None  # a JSON object or a list of event objects (see kinds.latency)
     # why a source given on the command line counts as not supplied (an export that held no
     # call evidence), by source name; checks that read it are INCONCLUSIVE with this cause
-    gaps: dict[str, str] = field(default_factory=dict)
+    gaps: dict[str, str] = {}
 
     def close(self) -> None:
         """Release what the state source holds open (database connections, HTTP clients)."""

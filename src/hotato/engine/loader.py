@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+
+import msgspec
 
 from hotato._documents import Document, load_document
 from hotato.kinds import REGISTRY
@@ -19,12 +20,14 @@ from hotato.model.status import Policy
 TOP_KEYS = ["version", "inconclusive_policy", "assertions", "name", "description"]
 
 
-@dataclass
-class AssertionSet:
+class AssertionSet(msgspec.Struct, dict=True):
+    """A decoded assertions file: its specs in document order, the inconclusive policy it
+    sets, the file it came from, and where each id came from (the file or a merged pack)."""
+
     specs: list[Spec]
     policy: Policy | None = None
     source: str | None = None
-    origins: dict[str, str] = field(default_factory=dict)  # id -> file or pack it came from
+    origins: dict[str, str] = {}  # id -> file or pack it came from
 
     @cached_property
     def order(self) -> list[Spec]:

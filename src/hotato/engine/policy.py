@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+
+import msgspec
 
 from hotato.model.results import Result
 from hotato.model.status import ExitCode, Policy, Status
 
 
-@dataclass(frozen=True)
-class Tally:
+class Tally(msgspec.Struct, frozen=True):
     passed: int = 0
     failed: int = 0
     inconclusive: int = 0

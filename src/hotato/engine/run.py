@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from hotato.engine.evaluate import Sources, evaluate
 from hotato.engine.loader import AssertionSet
@@ -11,8 +11,7 @@ from hotato.model.results import Result
 from hotato.model.status import ExitCode, Policy
 
 
-@dataclass
-class RunOutcome:
+class RunOutcome(msgspec.Struct):
     results: list[Result]  # every result, document order
     policy: Policy
     exit_code: ExitCode

@@ -45,11 +45,13 @@ def open_call(path: str, fmt: str = "auto", verified_sha256: str | None = None) 
     """A trace file's evidence: its spans, and for a stack's export the transcript it carries
     and whether it held no call evidence at all (see `hotato.evidence.ingest.load_call`)."""
     if fmt == "native" or (fmt == "auto" and _is_native(path)):
-        import hashlib  # OpenSSL loads only when a signed trace is read
-
         from hotato.evidence.trace import load_trace
 
-        digest = hashlib.sha256() if verified_sha256 else None
+        digest = None
+        if verified_sha256:
+            import hashlib  # OpenSSL loads only when a signed trace is read
+
+            digest = hashlib.sha256()
         call = CallEvidence(load_trace(path, digest))
         read_sha256 = digest.hexdigest() if digest is not None else None
     else:

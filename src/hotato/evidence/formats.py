@@ -8,13 +8,12 @@ comes first. A name not in the table is refused, never read as some other vendor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 _INGEST = "hotato.evidence.ingest"
 
 
-@dataclass(frozen=True)
-class TraceFormat:
+class TraceFormat(msgspec.Struct, frozen=True):
     name: str
     reads: str  # what the format is, in a user's words (help, docs, refusals)
     detect: str  # "module:function" taking a Sniffed file, True when the file is this format

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from typing import Any
@@ -128,7 +127,7 @@ def _with_lines(exc: InputError, data: bytes, name: str) -> InputError:
     for problem in exc.problems:
         if problem.path is not None and problem.line is None:
             line, col = marked.where(problem.path)
-            problem = dataclasses.replace(problem, line=line, col=col)
+            problem = msgspec.structs.replace(problem, line=line, col=col)
         problems.append(problem)
     return InputError(problems)
 

@@ -7,7 +7,6 @@ stays an integer); a reference inside a longer string is replaced by the value's
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
 
 import msgspec
@@ -115,7 +114,7 @@ class Binder:
                 raise InputError.one(
                     f"assertion {spec.id!r} with this call's values is invalid: {exc}"
                 ) from None
-        return replace(self.aset, specs=specs)
+        return msgspec.structs.replace(self.aset, specs=specs)
 
 
 def _strings_with_references(doc: Any) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
@@ -55,15 +54,14 @@ def bounds(count: int | CountBounds | None, default_min: int = 1) -> CountBounds
     return count
 
 
-@dataclass
-class Evidence:
+class Evidence(msgspec.Struct):
     """What a check may read. The engine fills only the sources a kind declares."""
 
     trace: Trace | None = None
     transcript: Transcript | None = None
     state: StateSource | None = None
     timing: Any = None
-    results: Mapping[str, Result] = field(default_factory=dict)
+    results: Mapping[str, Result] = {}
 
 
 Check = Callable[[Any, Evidence], Verdict]
@@ -82,8 +80,7 @@ Reads = frozenset[Source] | Callable[[Any], frozenset[Source]]
 Validate = Callable[[Any], list[str]]
 
 
-@dataclass(frozen=True)
-class KindDef:
+class KindDef(msgspec.Struct, frozen=True):
     """One registered kind. `refs` names the other assertions a spec depends on."""
 
     spec: type[Spec]

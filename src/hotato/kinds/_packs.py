@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from hotato._documents import Document, load_document
 from hotato.kinds._base import Spec
@@ -31,8 +32,7 @@ _SEMVER = compile_pattern(
 )
 
 
-@dataclass(frozen=True)
-class PackInfo:
+class PackInfo(msgspec.Struct, frozen=True):
     name: str
     version: str  # semver
     description: str
@@ -41,8 +41,7 @@ class PackInfo:
     sha256: str  # of the file's bytes: one version, one digest
 
 
-@dataclass(frozen=True)
-class Pack:
+class Pack(msgspec.Struct, frozen=True):
     info: PackInfo
     specs: tuple[Spec, ...]
 
@@ -52,7 +51,7 @@ class Pack:
 
 
 def bundled_names() -> list[str]:
-    return sorted(p.stem for p in PACK_DIR.glob("*.yaml"))
+    return sorted(Path(n).stem for n in os.listdir(PACK_DIR) if n.endswith(".yaml"))
 
 
 def list_packs() -> list[PackInfo]:

@@ -65,7 +65,7 @@ def _number(expected: dict[str, Any]) -> tuple[str, Any] | None:
 
 # A number written with a fraction or an exponent (`3.0`, `3e0`): equal to an integer whose
 # digits it need not spell.
-_ODD_NUMBER = re.compile(rb"[0-9][.eE]")
+_ODD_NUMBER = rb"[0-9][.eE]"  # compiled (and cached) by `re` when first searched for
 
 
 class Payloads:
@@ -152,7 +152,7 @@ class Payloads:
         if self._odd_numbers is _UNSET:
             found: list[int] = []
             starts, bound = self.hay.starts, len(self.spans) // 8
-            for hit in _ODD_NUMBER.finditer(self.hay.buf):
+            for hit in re.finditer(_ODD_NUMBER, self.hay.buf):
                 i = bisect_right(starts, hit.start()) - 1
                 if not found or found[-1] != i:
                     found.append(i)

@@ -12,8 +12,9 @@ Text outside those runs is copied unchanged. Works on lower-cased UTF-8 bytes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import repeat
+
+import msgspec
 
 from hotato.kinds._regex import compile_pattern
 
@@ -59,8 +60,7 @@ _WORD_CHARS = b"abcdefghijklmnopqrstuvwxyz0123456789"
 _WORD_CHARS_TO_NUL = bytes.maketrans(_WORD_CHARS, b"\0" * len(_WORD_CHARS))
 
 
-@dataclass(slots=True)
-class Atom:
+class Atom(msgspec.Struct):
     """One spoken number: its digits, and whether it was said digit by digit."""
 
     digits: bytes

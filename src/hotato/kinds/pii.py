@@ -1,12 +1,14 @@
-"""pii: was an identifier spoken that must not be? Reports where, never what."""
+"""pii: was an identifier spoken that must not be? Reports where, never what.
+
+The detectors (`_pii_detect`, `_pii_scan`: a few large RE2 patterns, about a millisecond to
+compile) load when a check first reads a transcript, not when a file naming `pii` is decoded.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
 from hotato.kinds._base import Evidence, Role, Spec, kind
-from hotato.kinds._pii_detect import DETECTORS
-from hotato.kinds._pii_scan import fired_turns
 from hotato.kinds._trace_util import derived
 from hotato.model.evidence import Transcript, normalize_role
 from hotato.model.results import Verdict
@@ -41,7 +43,11 @@ class Pii(Spec, tag="pii", frozen=True):
 
 
 def _validate(spec: Pii) -> list[str]:
-    return [] if spec.detectors else [f"'detectors' needs at least one of {list(DETECTORS)}"]
+    if spec.detectors:
+        return []
+    from hotato.kinds._pii_detect import DETECTORS
+
+    return [f"'detectors' needs at least one of {list(DETECTORS)}"]
 
 
 def hits(
@@ -63,6 +69,8 @@ def hits(
 def _role_hits(transcript: Transcript, who: str) -> list[dict[str, Any]]:
     """Every detector's hits in the turns of one role (`any`: every turn); a turn of the role
     is one `of_role` lists, whose roles are normalized as `who` is."""
+    from hotato.kinds._pii_scan import fired_turns
+
     fired = derived(transcript, "pii", lambda: fired_turns(transcript))
     return [
         {
@@ -97,6 +105,8 @@ def _where(hit: dict[str, Any]) -> str:
 
 @kind(Pii, reads={Source.TRANSCRIPT}, validate=_validate)
 def check(spec: Pii, ev: Evidence) -> Verdict:
+    from hotato.kinds._pii_detect import DETECTORS
+
     assert ev.transcript is not None
     detectors = tuple(d for d in DETECTORS if d in spec.detectors)
     found = hits(ev.transcript, detectors, spec.role)

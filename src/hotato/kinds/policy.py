@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from hotato.kinds._base import Evidence, KindDef, Spec, kind, run_check
 from hotato.kinds._decode import did_you_mean
@@ -101,8 +101,7 @@ def grade_rule(rule: Spec, kdef: KindDef, ev: Evidence) -> Verdict:
     return run_check(kdef, rule, ev)
 
 
-@dataclass(frozen=True)
-class Graded:
+class Graded(msgspec.Struct, frozen=True):
     rule: Spec
     kind: str
     verdict: Verdict

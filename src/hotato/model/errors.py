@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(msgspec.Struct, frozen=True):
     """One thing wrong with an input, and where: `file:line:col $.path (kind): message`."""
 
     message: str
@@ -31,11 +30,11 @@ class Problem:
         return f"{head}: {self.message}" if head else self.message
 
 
-@dataclass
 class InputError(Exception):
     """Malformed or unusable input. Exit 2, nothing written."""
 
-    problems: list[Problem] = field(default_factory=list)
+    def __init__(self, problems: list[Problem] | None = None) -> None:
+        self.problems: list[Problem] = [] if problems is None else problems
 
     @classmethod
     def one(cls, message: str, **where: object) -> InputError:

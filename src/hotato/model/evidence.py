@@ -4,12 +4,11 @@ A trace that was not supplied is `None`; a trace that was supplied and holds no 
 `Trace` with an empty `spans` list. Kinds rely on that difference (DESIGN law 2).
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: msgspec then reads Span's field types as they
+# are, instead of compiling each from its string every time a decoder or field table asks.
 import math
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -133,20 +132,19 @@ class Span(msgspec.Struct, kw_only=True, gc=False):
         return None
 
 
-# Top-level keys held as raw JSON, by their name in a trace, and the typed ones.
-_RAW_FIELDS = {f.encode_name: f.name for f in msgspec.structs.fields(Span) if f.type is msgspec.Raw}
+# Top-level keys held as raw JSON, by their name in a trace, and the typed ones (the fields read
+# once: each read resolves every annotation again).
+_SPAN_FIELDS = msgspec.structs.fields(Span)
+_RAW_FIELDS = {f.encode_name: f.name for f in _SPAN_FIELDS if f.type is msgspec.Raw}
 _TYPED_FIELDS = frozenset(
-    f.encode_name
-    for f in msgspec.structs.fields(Span)
-    if f.type is not msgspec.Raw and f.name != "index"
+    f.encode_name for f in _SPAN_FIELDS if f.type is not msgspec.Raw and f.name != "index"
 )
 SPAN_KEYS = frozenset(_RAW_FIELDS) | _TYPED_FIELDS  # every key a span line names directly
 
 
-@dataclass
-class Trace:
+class Trace(msgspec.Struct, dict=True):
     """An ingested trace. Indexes are built once, on first use (or by the loader, as it reads:
-    see `TraceIndexer`)."""
+    see `TraceIndexer`); `dict=True` gives them, and the checks' memos, somewhere to live."""
 
     meta: dict[str, Any]
     spans: list[Span]
@@ -355,8 +353,7 @@ def normalize_role(role: str) -> str:
     return ROLE_ALIASES.get(role.lower(), role)
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(msgspec.Struct, frozen=True):
     index: int
     role: str  # normalized: caller, agent, or the transcript's own word
     text: str
@@ -368,17 +365,16 @@ class Turn:
         return f"t_{self.index}"
 
 
-@dataclass
-class Transcript:
+class Transcript(msgspec.Struct, dict=True):
     turns: list[Turn]
     path: str | None = None
-    by_role: dict[str, list[Turn]] = field(init=False)
 
-    def __post_init__(self) -> None:
+    @cached_property
+    def by_role(self) -> dict[str, list[Turn]]:
         index: dict[str, list[Turn]] = defaultdict(list)
         for turn in self.turns:
             index[turn.role].append(turn)
-        self.by_role = dict(index)
+        return dict(index)
 
     def of_role(self, role: str | None) -> list[Turn]:
         if role is None or role == "any":
@@ -386,8 +382,7 @@ class Transcript:
         return self.by_role.get(normalize_role(role), [])
 
 
-@dataclass
-class CallEvidence:
+class CallEvidence(msgspec.Struct):
     """All the evidence one trace file holds: its spans, the spoken turns a stack's export
     carries, and, when a recognised export yielded no call evidence at all, why (naming where
     it looked)."""

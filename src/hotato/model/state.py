@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+import msgspec
 
 
 class StateUnavailable(Exception):
@@ -29,8 +30,7 @@ class StateReader(Protocol):
         ...
 
 
-@dataclass
-class StateRead:
+class StateRead(msgspec.Struct):
     """One read, kept as evidence: what was asked and what was observed (or why not)."""
 
     assertion_id: str
@@ -43,11 +43,10 @@ class StateRead:
     error: dict[str, str] | None = None
 
 
-@dataclass
-class StateSource:
+class StateSource(msgspec.Struct):
     """The state evidence of one run: the post-call reader, and the before-snapshot reader."""
 
     after: StateReader
     before: StateReader | None = None
     description: str = ""
-    reads: list[StateRead] = field(default_factory=list)
+    reads: list[StateRead] = []

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from hotato.engine.evaluate import Sources
 from hotato.engine.sources import call_sources
@@ -18,8 +19,7 @@ TranscriptInput = PathLike | Transcript
 StateInput = PathLike | StateReader | StateSource
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(msgspec.Struct, frozen=True):
     """One recorded call given to `run_trials` as objects: each piece a path or an already
     loaded object (a Trace or CallEvidence, a Transcript, a state reader). `name` is how the
     results name the trial (default `call-1`, `call-2`, ... in the order given)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -22,8 +21,7 @@ class NotPassed(AssertionError):
     """A graded call did not pass; the message is its verdict table."""
 
 
-@dataclass
-class AssertionsResult:
+class AssertionsResult(msgspec.Struct):
     """One call graded against an assertions file: every result in document order, the
     inconclusive policy that decided the exit code, and the trace's authentication when a
     check of its signature was asked for."""
