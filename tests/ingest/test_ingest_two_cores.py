@@ -88,6 +88,9 @@ def split(monkeypatch: pytest.MonkeyPatch) -> Forks:
     monkeypatch.setattr(otel, "_SPLIT_BYTES", 0)
     monkeypatch.setattr(otel, "_SPLIT_SPANS", 0)
     monkeypatch.delenv(_fork.SERIAL_ENV, raising=False)
+    # Other tests in this worker may leave a server thread running, and a threaded process does
+    # not fork; the child here runs only the conversion, which takes none of their locks.
+    monkeypatch.setattr(_fork.threading, "active_count", lambda: 1)
     forks = Forks()
     absorb, fork = _fork._absorb, os.fork
 

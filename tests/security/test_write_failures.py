@@ -4,6 +4,7 @@ keygen leaves no empty key that would block the next keygen."""
 
 from __future__ import annotations
 
+import os
 import resource
 import subprocess
 import sys
@@ -18,9 +19,12 @@ def _limited(args: list[str], cwd: Path, max_bytes: int) -> subprocess.Completed
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (max_bytes, max_bytes))
 
+    # Python's own bytecode cache is written with one unchecked write: under the limit it would
+    # leave a truncated .pyc behind that breaks every later run, so this process writes none
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run(
         [sys.executable, "-m", "hotato", *args], cwd=cwd, capture_output=True, text=True,
-        preexec_fn=limit, timeout=60,
+        preexec_fn=limit, timeout=60, env=env,
     )  # fmt: skip
 
 
