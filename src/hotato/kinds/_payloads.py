@@ -81,7 +81,6 @@ class Payloads:
 
     def __init__(
         self,
-        trace: Trace,
         spans: list[Span],
         raws: list[Any],
         decode: Callable[[Span], Any],
@@ -93,9 +92,9 @@ class Payloads:
         keys = [_encode(n) for n in names]
         hay = Haystack(raws)
         rewrite = {*hay.containing(b"\\"), *loose}
-        if trace.with_attributes:  # hotato 1.x traces keep payloads under attributes too
-            carrying = compress(count(), map(attrgetter("attributes_raw"), spans))  # all in C
-            rewrite.update(i for i in carrying if _from_attributes(raws[i], spans[i], keys))
+        # hotato 1.x traces keep payloads under attributes too (found in C; few carry any)
+        carrying = compress(count(), map(attrgetter("attributes_raw"), spans))
+        rewrite.update(i for i in carrying if _from_attributes(raws[i], spans[i], keys))
         if rewrite:
             raws = list(raws)
             for i in rewrite:
@@ -226,7 +225,7 @@ def arguments_of(trace: Trace, tool: str) -> Payloads:
 
     def build() -> Payloads:
         raws = list(map(attrgetter("arguments_raw"), spans))
-        return Payloads(trace, spans, raws, _arguments, ("arguments",))
+        return Payloads(spans, raws, _arguments, ("arguments",))
 
     return derived(trace, ("arguments", tool), build)
 
@@ -237,6 +236,6 @@ def results_of(trace: Trace, tool: str) -> Payloads:
 
     def build() -> Payloads:
         raws = list(map(attrgetter("result_raw"), spans))
-        return Payloads(trace, spans, raws, _result, ("result",))
+        return Payloads(spans, raws, _result, ("result",))
 
     return derived(trace, ("results", tool), build)

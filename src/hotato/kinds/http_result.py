@@ -94,7 +94,7 @@ class Exchanges:
                 for i, s in enumerate(spans)
                 if (s.response_raw and s.result_raw) or (s.attributes_raw and not s.response_raw)
             ]
-            return Payloads(trace, spans, raws, _body, (), loose)
+            return Payloads(spans, raws, _body, (), loose)
 
         found = derived(trace, "http_bodies", bodies)
         key = ("http_body", msgspec.json.encode(expected))

@@ -219,9 +219,8 @@ def may_have_raised(span: Span) -> bool:
     return bool(span.attributes_raw) and _names_a_failure(bytes(span.attributes_raw))
 
 
-# Tool results repeat across calls (`{"ok": true}` a hundred thousand times) and are kept once
-# each; other payloads are mostly one of a kind, so each is only copied out.
-_SHARED_LIMIT = 4096  # distinct results kept before the rest are only copied
+# Distinct payloads kept once per shared field (see TraceIndexer); past that, each is copied.
+_SHARED_LIMIT = 4096
 
 
 class TraceIndexer:
@@ -233,11 +232,17 @@ class TraceIndexer:
 
     It also keeps the spans compact. A span decoded from its line holds raw payloads that point
     into that line, which would keep every line alive; `add` with the line copies each payload
-    out (sharing one copy of each repeated result), so the line is freed once read."""
+    out, so the line is freed once read. Payloads that repeat share one copy: results (`{"ok":
+    true}` a hundred thousand times), errors (the same timeout) and attributes (a hotato 1.x
+    trace's `ok` and HTTP fields); arguments and responses are mostly one of a kind, so each is
+    only copied."""
 
     def __init__(self) -> None:
         self.spans: list[Span] = []
-        self._results: dict[bytes, msgspec.Raw] = {}  # each distinct result, kept once
+        # each distinct result, attributes and error kept once (the first _SHARED_LIMIT of each)
+        self._results: dict[bytes, msgspec.Raw] = {}
+        self._attributes: dict[bytes, msgspec.Raw] = {}
+        self._errors: dict[bytes, msgspec.Raw] = {}
         self._words: dict[str, str] = {}
 
     def add(self, span: Span, line: bytes | None = None) -> None:
@@ -249,11 +254,10 @@ class TraceIndexer:
         self.spans.append(span)
         if line is None:
             return
-        # Copy the payloads out of the line (see the class), the results shared.
         if span.arguments_raw:
             span.arguments_raw = span.arguments_raw.copy()
         result = span.result_raw
-        if result:
+        if result:  # inline, not _kept: most tool calls have a result
             key = _JOIN((result,))  # the bytes (cheaper than bytes(raw), which tries an int)
             kept = self._results.get(key)
             if kept is None:
@@ -262,9 +266,9 @@ class TraceIndexer:
                     self._results[key] = kept
             span.result_raw = kept
         if span.error_raw:
-            span.error_raw = span.error_raw.copy()
+            span.error_raw = _kept(self._errors, span.error_raw)
         if span.attributes_raw:
-            span.attributes_raw = span.attributes_raw.copy()
+            span.attributes_raw = _kept(self._attributes, span.attributes_raw)
         if span.response_raw:
             span.response_raw = span.response_raw.copy()
 
@@ -291,7 +295,6 @@ class TraceIndexer:
         seeded = trace.__dict__  # what the cached properties would compute, computed already
         seeded["by_type"] = by_type
         seeded["tool_calls"] = tool_calls
-        seeded["with_attributes"] = frozenset(s.index for s in spans if s.attributes_raw)
         if _already_in_time_order(spans):
             seeded["ordered"] = spans
         if _already_in_time_order(tools):
@@ -300,6 +303,17 @@ class TraceIndexer:
 
 
 _JOIN = b"".join
+
+
+def _kept(table: dict[bytes, msgspec.Raw], raw: msgspec.Raw) -> msgspec.Raw:
+    """`raw` copied out of its line: the copy already kept for the same bytes, if any."""
+    key = _JOIN((raw,))  # the bytes (cheaper than bytes(raw), which tries an int)
+    kept = table.get(key)
+    if kept is None:
+        kept = msgspec.Raw(key)
+        if len(table) < _SHARED_LIMIT:
+            table[key] = kept
+    return kept
 
 
 def _time_key(span: Span) -> float:
