@@ -71,7 +71,9 @@ _ODD_NUMBER = rb"[0-9][.eE]"  # compiled (and cached) by `re` when first searche
 class Payloads:
     """Spans (`spans`, trace order: one tool's calls, or the HTTP exchanges) and one payload
     of theirs: `raws[i]` is the raw JSON of span i's payload at its own level (b"" where it has
-    none), and `decode` reads the payload as the field reader does (ABSENT where there is none).
+    none), `decode` reads the payload as the field reader does (ABSENT where there is none), and
+    `reads(span)` gives the raw fields `decode` reads (spans holding the very same ones read
+    alike, so each such set is decoded once).
 
     The bytes searched are the raw bytes where they are the payload as written plainly. Where
     they may not be, the payload is decoded once and searched as JSON writes it: a payload
@@ -84,6 +86,7 @@ class Payloads:
         spans: list[Span],
         raws: list[Any],
         decode: Callable[[Span], Any],
+        reads: Callable[[Span], tuple[Any, ...]],
         names: tuple[str, ...],
         loose: Iterable[int] = (),
     ) -> None:
@@ -97,9 +100,17 @@ class Payloads:
         rewrite.update(i for i in carrying if _from_attributes(raws[i], spans[i], keys))
         if rewrite:
             raws = list(raws)
+            # spans whose fields `decode` reads are the very same objects read alike (the
+            # loader keeps one copy of each repeated result and attributes payload)
+            read: dict[tuple[int, ...], bytes] = {}
             for i in rewrite:
-                value = decode(spans[i])
-                raws[i] = b"" if value is ABSENT else _encode(value)
+                span = spans[i]
+                key = tuple(map(id, reads(span)))
+                found = read.get(key)
+                if found is None:
+                    value = decode(span)
+                    found = read[key] = b"" if value is ABSENT else _encode(value)
+                raws[i] = found
             hay = Haystack(raws)  # joined again, with those payloads as JSON writes them
         self.hay = hay
         # recorded: a payload at the span's own level (null included), or under attributes
@@ -211,6 +222,11 @@ def _holds(expected: Any, value: Any) -> bool:
     return value is not ABSENT and subset(expected, value)
 
 
+# the raw fields each reader reads (the field reader looks under attributes too)
+_READS_ARGUMENTS = attrgetter("arguments_raw", "attributes_raw")
+_READS_RESULT = attrgetter("result_raw", "attributes_raw")
+
+
 def _arguments(span: Span) -> Any:
     return as_object(span.read("arguments"))
 
@@ -225,7 +241,7 @@ def arguments_of(trace: Trace, tool: str) -> Payloads:
 
     def build() -> Payloads:
         raws = list(map(attrgetter("arguments_raw"), spans))
-        return Payloads(spans, raws, _arguments, ("arguments",))
+        return Payloads(spans, raws, _arguments, _READS_ARGUMENTS, ("arguments",))
 
     return derived(trace, ("arguments", tool), build)
 
@@ -236,6 +252,6 @@ def results_of(trace: Trace, tool: str) -> Payloads:
 
     def build() -> Payloads:
         raws = list(map(attrgetter("result_raw"), spans))
-        return Payloads(spans, raws, _result, ("result",))
+        return Payloads(spans, raws, _result, _READS_RESULT, ("result",))
 
     return derived(trace, ("results", tool), build)

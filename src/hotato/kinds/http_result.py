@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from heapq import merge
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import msgspec
@@ -94,7 +94,7 @@ class Exchanges:
                 for i, s in enumerate(spans)
                 if (s.response_raw and s.result_raw) or (s.attributes_raw and not s.response_raw)
             ]
-            return Payloads(spans, raws, _body, (), loose)
+            return Payloads(spans, raws, _body, _READS_BODY, (), loose)
 
         found = derived(trace, "http_bodies", bodies)
         key = ("http_body", msgspec.json.encode(expected))
@@ -141,6 +141,9 @@ class Exchanges:
 
         key = ("http_match", method, None if wanted is None else tuple(wanted), url)
         return derived(trace, key, build)
+
+
+_READS_BODY = attrgetter("response_raw", "result_raw", "attributes_raw")  # what _body reads
 
 
 def _body(span: Span) -> Any:

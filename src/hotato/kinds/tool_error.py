@@ -66,13 +66,16 @@ T = TypeVar("T")
 
 def _memo(memo: dict[tuple[Any, ...], T], span: Span, read: Callable[[Span], T]) -> T:
     """`read(span)` once per distinct set of the fields it reads: a trace's errors repeat a few
-    shapes (the same timeout a thousand times), so each shape is read once."""
+    shapes (the same timeout a thousand times), so each shape is read once. The payloads are
+    told apart by identity: the loader keeps one copy of each repeated error, result and
+    attributes payload (TraceIndexer), so a shape's spans share theirs; payloads equal but not
+    shared are only read once more each."""
     key = (
         span.type,
         span.status,
-        bytes(span.error_raw),
-        bytes(span.result_raw),
-        bytes(span.attributes_raw),
+        id(span.error_raw),
+        id(span.result_raw),
+        id(span.attributes_raw),
     )
     value = memo.get(key, _UNSEEN)
     if value is _UNSEEN:
