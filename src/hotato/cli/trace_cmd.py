@@ -66,7 +66,8 @@ def ingest_cmd(
     Spans are ordered by start time (ties in source order), with no wall-clock value, so the
     same input always gives the same bytes. Call ids, agent ids and span text are dropped unless
     asked for. Malformed input is refused (exit 2) with its file, line and JSON path, and
-    nothing is written.
+    nothing is written. An OTLP/JSON export of 32 MB or more is converted on two cores, with
+    the same output; set HOTATO_SERIAL=1 to use one.
     """
     from hotato.evidence.ingest import ingest
 
