@@ -235,3 +235,27 @@ def test_small_exports_do_not_fork(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     for shape in SHAPES:
         ingest(_export(tmp_path, spans, "agent", shape), out=tmp_path / f"{shape}.jsonl")
     assert forks == []
+
+
+@pytest.mark.parametrize("shape", ["pretty", "one-line"])
+def test_a_bad_resource_with_no_spans_is_refused_as_serial(
+    tmp_path: Path, split: Forks, shape: str
+) -> None:
+    """A resource that holds no span is in neither half; its bad attributes are still told."""
+    good = ("execute_tool y", {"gen_ai.tool.name": "y"}, StatusCode.OK, [])
+    doc = _document([good] * 4, "agent")
+    bad = {"attributes": [{"key": "n", "value": {"intValue": "twelve"}}]}
+    doc["resourceSpans"].append({"resource": bad, "scopeSpans": []})
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(doc, indent=2 if shape == "pretty" else None))
+    problems = []
+    for serial in (True, False):
+        os.environ[_fork.SERIAL_ENV] = "1" if serial else "0"
+        try:
+            with pytest.raises(InputError) as caught:
+                ingest(path, out=tmp_path / "t.jsonl")
+        finally:
+            os.environ.pop(_fork.SERIAL_ENV)
+        problems.append(caught.value.problems)
+    assert problems[0] == problems[1]
+    assert split.made == 0  # the export is not split: the serial read refuses it first

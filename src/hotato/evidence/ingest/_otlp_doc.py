@@ -99,81 +99,51 @@ class OtlpDocument:
 
     def spans(self) -> Iterator[OSpan]:
         """Every span, in document order; refused exactly as the whole read refuses."""
-        try:
-            yield from self._spans()
-        except _Invalid:
-            self.refuse()
-            raise AssertionError("unreachable: refuse() raises") from None
-
-    def _spans(self) -> Iterator[OSpan]:
-        count = 0
-        for rs in self.doc.resourceSpans:
-            try:
-                resource = (
-                    _at("", "attributes", _attrs, rs.resource.attributes) if rs.resource else {}
-                )
-            except _Bad:
-                raise _Invalid from None
-            groups = rs.scopeSpans or rs.instrumentationLibrarySpans
-            for ss in groups:
-                scope = ss.scope.name if ss.scope else ""
-                for raw in ss.spans:
-                    try:
-                        span = _span(_span_decoder.decode(raw), scope, resource)
-                    except (_Bad, msgspec.DecodeError):
-                        raise _Invalid from None
-                    yield span
-                    count += 1
-                    if count % _RELEASE_EVERY == 0:
-                        self._release()
-            # the group not read is still part of the document: it must be valid
-            unread = rs.instrumentationLibrarySpans if groups is rs.scopeSpans else rs.scopeSpans
-            for ss in unread:
-                for raw in ss.spans:
-                    try:
-                        _span_decoder.decode(raw)
-                    except msgspec.DecodeError:
-                        raise _Invalid from None
-        self._release()
+        return self._run(0, None)
 
     def halves(self, at_least: int) -> tuple[Iterator[OSpan], Iterator[OSpan]] | None:
         """Its spans in two runs of about equal length (for `in_two`), each refused exactly as
-        the whole read refuses; None for fewer than `at_least` spans, or when a resource holds
-        both kinds of scope group (the serial read checks the one it does not read)."""
-        groups = [rs.scopeSpans or rs.instrumentationLibrarySpans for rs in self.doc.resourceSpans]
-        if any(rs.scopeSpans and rs.instrumentationLibrarySpans for rs in self.doc.resourceSpans):
+        the whole read refuses; None for fewer than `at_least` spans, when a resource holds
+        both kinds of scope group (the serial read checks the one it does not read), or when a
+        resource's attributes are invalid (the serial read refuses them first)."""
+        resources = self.doc.resourceSpans
+        if any(rs.scopeSpans and rs.instrumentationLibrarySpans for rs in resources):
             return None
-        total = sum(len(ss.spans) for g in groups for ss in g)
+        total = sum(len(ss.spans) for rs in resources for ss in _groups(rs))
         if total < at_least:
+            return None
+        try:
+            for rs in resources:
+                _resource(rs)
+        except _Invalid:
             return None
         middle = total // 2
         return self._run(0, middle), self._run(middle, total)
 
-    def _run(self, lo: int, hi: int) -> Iterator[OSpan]:
+    def _run(self, lo: int, hi: int | None) -> Iterator[OSpan]:
         try:
             yield from self._between(lo, hi)
         except _Invalid:
             self.refuse()
             raise AssertionError("unreachable: refuse() raises") from None
 
-    def _between(self, lo: int, hi: int) -> Iterator[OSpan]:
-        """The spans numbered `lo` to `hi` (exclusive) in document order."""
+    def _between(self, lo: int, hi: int | None) -> Iterator[OSpan]:
+        """The spans numbered `lo` to `hi` (exclusive) in document order. The whole document
+        (`hi` None) is read as the whole read reads it: every resource, and the scope group a
+        resource holds beside the one read, checked."""
         count = seen = 0
         for rs in self.doc.resourceSpans:
-            groups = rs.scopeSpans or rs.instrumentationLibrarySpans
-            size = sum(len(ss.spans) for ss in groups)
-            if seen + size <= lo or seen >= hi:
-                seen += size
-                continue
-            try:
-                resource = (
-                    _at("", "attributes", _attrs, rs.resource.attributes) if rs.resource else {}
-                )
-            except _Bad:
-                raise _Invalid from None
+            groups = _groups(rs)
+            if hi is not None:  # a run: only the resources it reaches
+                size = sum(len(ss.spans) for ss in groups)
+                if seen + size <= lo or seen >= hi:
+                    seen += size
+                    continue
+            resource = _resource(rs)
             for ss in groups:
                 scope = ss.scope.name if ss.scope else ""
-                start, stop = max(lo - seen, 0), min(hi - seen, len(ss.spans))
+                start = max(lo - seen, 0)
+                stop = len(ss.spans) if hi is None else min(hi - seen, len(ss.spans))
                 seen += len(ss.spans)
                 for raw in ss.spans[start:stop] if start < stop else ():
                     try:
@@ -184,13 +154,21 @@ class OtlpDocument:
                     count += 1
                     if count % _RELEASE_EVERY == 0:
                         self._release()
+            if hi is None:  # the group not read is still part of the document: it must be valid
+                newer = groups is rs.scopeSpans
+                for ss in rs.instrumentationLibrarySpans if newer else rs.scopeSpans:
+                    for raw in ss.spans:
+                        try:
+                            _span_decoder.decode(raw)
+                        except msgspec.DecodeError:
+                            raise _Invalid from None
         self._release()
 
     def check(self) -> None:
         """Refuse now if any span or resource is invalid (a whole read refuses those before
         it converts anything)."""
         try:
-            for _ in self._spans():
+            for _ in self._between(0, None):
                 pass
         except _Invalid:
             self.refuse()
@@ -210,6 +188,19 @@ class OtlpDocument:
         if advice is not None:
             with contextlib.suppress(OSError, ValueError):
                 self.mapping.madvise(advice)
+
+
+def _groups(rs: _ResourceSpansRaw) -> list[_ScopeSpansRaw]:
+    """The scope groups a resource's spans are read from (the older name when the newer is
+    empty)."""
+    return rs.scopeSpans or rs.instrumentationLibrarySpans
+
+
+def _resource(rs: _ResourceSpansRaw) -> dict[str, Any]:
+    try:
+        return _at("", "attributes", _attrs, rs.resource.attributes) if rs.resource else {}
+    except _Bad:
+        raise _Invalid from None
 
 
 def open_document(path: str, head: bytes) -> OtlpDocument | None:
