@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.cli.test_assert_run import ARGS
 
 # Never needed to print help or the version: the libraries that read and grade evidence.
 READERS = ["msgspec", "yaml", "re2", "hotato.model.errors", "hotato.runs", "hotato.kinds"]
@@ -96,19 +97,7 @@ def test_a_small_run_loads_only_what_it_uses(tmp_path: Path) -> None:
     (tmp_path / "transcript.json").write_text(
         '[{"role": "agent", "text": "your refund is on its way", "start": 0.5}]'
     )
-    names, ran = imported(
-        "assert",
-        "run",
-        "--assertions",
-        "assertions.yaml",
-        "--trace",
-        "trace.jsonl",
-        "--transcript",
-        "transcript.json",
-        "--format",
-        "json",
-        cwd=tmp_path,
-    )
+    names, ran = imported(*ARGS, "--format", "json", cwd=tmp_path)
     assert ran.returncode == 1, ran.stderr[-2000:]  # looked-up FAILs; no-ssn is skipped
     assert '"id": "said-refund"' in ran.stdout
     assert {"hotato.kinds.pii", "hotato.report.json_out"} <= names  # the run did run
