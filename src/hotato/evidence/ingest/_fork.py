@@ -94,12 +94,15 @@ def in_two(em: Emitter, first: Callable[[], None], second: Callable[[], None]) -
             return
         if pid == 0:
             _child(em, second, spool, reply)
+        finished: bool | None = None  # None until the child is reaped
         try:
             first()
-        except BaseException:
-            _stop(pid)
+            finished = _joined(pid)
+        except BaseException:  # a refusal, or an interrupt while converting or waiting
+            if finished is None:
+                _stop(pid)
             raise
-        if not (_joined(pid) and _consulted(em) == before and _absorb(em, reply, spool)):
+        if not (finished and _consulted(em) == before and _absorb(em, reply, spool)):
             second()
     finally:
         spool.close()
