@@ -19,6 +19,7 @@ import contextlib
 import os
 import pickle
 import signal
+import sys
 import tempfile
 import threading
 from collections.abc import Callable
@@ -86,6 +87,7 @@ def in_two(em: Emitter, first: Callable[[], None], second: Callable[[], None]) -
     reply = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     try:
         before = _consulted(em)
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError:  # no process to spare: one core it is
@@ -93,7 +95,7 @@ def in_two(em: Emitter, first: Callable[[], None], second: Callable[[], None]) -
             second()
             return
         if pid == 0:
-            _child(em, second, spool, reply)
+            _child(em, second, spool, reply, parent)
         finished: bool | None = None  # None until the child is reaped
         try:
             first()
@@ -109,9 +111,12 @@ def in_two(em: Emitter, first: Callable[[], None], second: Callable[[], None]) -
         reply.close()
 
 
-def _child(em: Emitter, second: Callable[[], None], spool: IO[bytes], reply: IO[bytes]) -> None:
+def _child(
+    em: Emitter, second: Callable[[], None], spool: IO[bytes], reply: IO[bytes], parent: int
+) -> None:
     code = 1
     try:
+        _die_with(parent)
         em.col = Collector(spool, first_seq=_CHILD_SEQ)
         em._turn_seq = _CHILD_SEQ
         second()
@@ -137,6 +142,24 @@ def _child(em: Emitter, second: Callable[[], None], spool: IO[bytes], reply: IO[
         pass
     finally:
         os._exit(code)
+
+
+def _die_with(parent: int) -> None:
+    """On Linux, have the kernel kill this child when the process that forked it ends (killed,
+    say), so no orphan goes on converting for nobody."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes  # only in the child, only on Linux
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it ended before the request took effect
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 def _stop(pid: int) -> None:
