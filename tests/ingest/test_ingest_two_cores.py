@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -259,3 +262,36 @@ def test_a_bad_resource_with_no_spans_is_refused_as_serial(
         problems.append(caught.value.problems)
     assert problems[0] == problems[1]
     assert split.made == 0  # the export is not split: the serial read refuses it first
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl(2) is Linux's")
+def test_the_child_ends_when_its_parent_does(tmp_path: Path) -> None:
+    """A parent killed mid-conversion leaves no orphan: the child asked to die with it."""
+    script = (
+        "import os, sys, time\n"
+        "from hotato.evidence.ingest import _fork\n"
+        "parent = os.getpid()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    _fork._die_with(parent)\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "print(pid, flush=True)\n"
+        "time.sleep(0.5)\n"  # the child has asked by now
+        "os._exit(0)\n"  # the parent ends; the kernel ends the child
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+    child = int(ran.stdout.split()[0])
+    for _ in range(50):
+        if not _alive(child):
+            break
+        time.sleep(0.1)
+    assert not _alive(child)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended (it waits for init to reap it)
