@@ -34,11 +34,11 @@ assertion. (Indexes are built lazily by whichever assertion asks first, and char
 
 Every figure is one whole process, `python -m hotato ...`, from exec to exit, so start-up,
 loading, grading and rendering all count. Peak memory is the larger of the process's own
-`ru_maxrss` from wait4(2) and the sampled sum of its process tree's RSS (a big OTLP export is
-converted on two cores, its second half in a forked child). CPU time (user + system, children
-included) is printed beside wall time because on a busy machine wall time also counts waiting
-for a core; the load average is printed with the table. Inputs are generated once
-(deterministically) into bench/out/, which is git-ignored, and reused.
+`ru_maxrss` from wait4(2) and the sampled sum of its process tree's memory (a big OTLP export
+is converted on two cores, its second half in a forked child; see _TreePeak). CPU time (user +
+system, children included) is printed beside wall time because on a busy machine wall time
+also counts waiting for a core; the load average is printed with the table. Inputs are
+generated once (deterministically) into bench/out/, which is git-ignored, and reused.
 """
 
 from __future__ import annotations
@@ -345,11 +345,12 @@ def run_once(argv: list[str]) -> Run:
 
 
 class _TreePeak(threading.Thread):
-    """The peak of the summed RSS of a process and its descendants, sampled every 20 ms.
+    """The peak memory of a process and its descendants, sampled every 20 ms.
 
     `ru_maxrss` from wait4 is the largest single process (hotato converts a big OTLP export's
-    second half in a forked child); while both run, their sum is what the machine holds. The sum
-    counts pages the two share after the fork twice, so it overstates, never understates."""
+    second half in a forked child); while both run, what the machine holds is their sum. The
+    sum is of PSS while there are two (a page the two share after the fork counts half in
+    each), of RSS while there is one."""
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
@@ -359,7 +360,9 @@ class _TreePeak(threading.Thread):
 
     def run(self) -> None:
         while not self._done.wait(0.02):
-            self.peak_mb = max(self.peak_mb, sum(map(_rss_mb, _tree(self.pid))))
+            pids = _tree(self.pid)
+            held = _rss_mb(pids[0]) if len(pids) == 1 else sum(map(_pss_mb, pids))
+            self.peak_mb = max(self.peak_mb, held)
 
     def stop(self) -> None:
         self._done.set()
@@ -377,9 +380,18 @@ def _tree(pid: int) -> list[int]:
 
 
 def _rss_mb(pid: int) -> float:
+    return _field_mb(f"/proc/{pid}/status", "VmRSS:")
+
+
+def _pss_mb(pid: int) -> float:
+    return _field_mb(f"/proc/{pid}/smaps_rollup", "Pss:")
+
+
+def _field_mb(path: str, name: str) -> float:
+    """A `name: N kB` line of a /proc file, in MiB (0 once the process has ended)."""
     try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+        for line in Path(path).read_text().splitlines():
+            if line.startswith(name):
                 return int(line.split()[1]) / 1024.0
     except OSError:
         pass
