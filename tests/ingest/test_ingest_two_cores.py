@@ -208,18 +208,21 @@ def test_a_refusal_in_either_half_is_the_serial_one(
     path = _export(tmp_path, spans, "agent", shape)
     # the tool's name becomes a number: the span's `name` has a wrong type, told located
     path.write_text(path.read_text().replace('"stringValue": "x"', '"intValue": "7"'))
-    problems = []
-    for serial in (True, False):
-        os.environ[_fork.SERIAL_ENV] = "1" if serial else "0"
-        try:
-            with pytest.raises(InputError) as caught:
-                ingest(path, out=tmp_path / "t.jsonl")
-        finally:
-            os.environ.pop(_fork.SERIAL_ENV)
-        problems.append(caught.value.problems)
+    problems = [_refusal(path, tmp_path / "t.jsonl", serial) for serial in (True, False)]
     assert split.made == 1 and split.taken == []
     assert problems[0] == problems[1]
     assert not (tmp_path / "t.jsonl").exists()
+
+
+def _refusal(path: Path, out: Path, serial: bool) -> Any:
+    """The problems `ingest` refuses `path` with, on one core or (when it splits) on two."""
+    os.environ[_fork.SERIAL_ENV] = "1" if serial else "0"
+    try:
+        with pytest.raises(InputError) as caught:
+            ingest(path, out=out)
+    finally:
+        os.environ.pop(_fork.SERIAL_ENV)
+    return caught.value.problems
 
 
 def test_no_fork_when_turned_off_or_threaded(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -251,15 +254,7 @@ def test_a_bad_resource_with_no_spans_is_refused_as_serial(
     doc["resourceSpans"].append({"resource": bad, "scopeSpans": []})
     path = tmp_path / "export.json"
     path.write_text(json.dumps(doc, indent=2 if shape == "pretty" else None))
-    problems = []
-    for serial in (True, False):
-        os.environ[_fork.SERIAL_ENV] = "1" if serial else "0"
-        try:
-            with pytest.raises(InputError) as caught:
-                ingest(path, out=tmp_path / "t.jsonl")
-        finally:
-            os.environ.pop(_fork.SERIAL_ENV)
-        problems.append(caught.value.problems)
+    problems = [_refusal(path, tmp_path / "t.jsonl", serial) for serial in (True, False)]
     assert problems[0] == problems[1]
     assert split.made == 0  # the export is not split: the serial read refuses it first
 

@@ -256,19 +256,17 @@ class TraceIndexer:
             return
         if span.arguments_raw:
             span.arguments_raw = span.arguments_raw.copy()
-        result = span.result_raw
-        if result:  # inline, not _kept: most tool calls have a result
-            key = _JOIN((result,))  # the bytes (cheaper than bytes(raw), which tries an int)
-            kept = self._results.get(key)
-            if kept is None:
-                kept = msgspec.Raw(key)
-                if len(self._results) < _SHARED_LIMIT:
-                    self._results[key] = kept
-            span.result_raw = kept
+        # each shared payload's bytes (cheaper than bytes(raw), which tries an int), looked up
+        # here and kept by _keep only when new: most tool calls have a result
+        if span.result_raw:
+            key = _JOIN((span.result_raw,))
+            span.result_raw = self._results.get(key) or _keep(self._results, key)
         if span.error_raw:
-            span.error_raw = _kept(self._errors, span.error_raw)
+            key = _JOIN((span.error_raw,))
+            span.error_raw = self._errors.get(key) or _keep(self._errors, key)
         if span.attributes_raw:
-            span.attributes_raw = _kept(self._attributes, span.attributes_raw)
+            key = _JOIN((span.attributes_raw,))
+            span.attributes_raw = self._attributes.get(key) or _keep(self._attributes, key)
         if span.response_raw:
             span.response_raw = span.response_raw.copy()
 
@@ -305,14 +303,12 @@ class TraceIndexer:
 _JOIN = b"".join
 
 
-def _kept(table: dict[bytes, msgspec.Raw], raw: msgspec.Raw) -> msgspec.Raw:
-    """`raw` copied out of its line: the copy already kept for the same bytes, if any."""
-    key = _JOIN((raw,))  # the bytes (cheaper than bytes(raw), which tries an int)
-    kept = table.get(key)
-    if kept is None:
-        kept = msgspec.Raw(key)
-        if len(table) < _SHARED_LIMIT:
-            table[key] = kept
+def _keep(table: dict[bytes, msgspec.Raw], key: bytes) -> msgspec.Raw:
+    """A new payload's copy, kept in `table` for the next span with the same bytes (while the
+    table holds fewer than _SHARED_LIMIT)."""
+    kept = msgspec.Raw(key)
+    if len(table) < _SHARED_LIMIT:
+        table[key] = kept
     return kept
 
 

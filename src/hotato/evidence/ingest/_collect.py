@@ -88,8 +88,7 @@ class Collector:
         self._spool.write(payload)
         tid = self._type_ids.get(type_)
         if tid is None:
-            tid = self._type_ids[type_] = len(self._types)
-            self._types.append(type_)
+            tid = self._type_id(type_)
         if start is not None:
             code, t0, t1 = tid * 4 + _INTERVAL, start, (end if end is not None else NO_TIME)
         elif at is not None:

@@ -104,6 +104,7 @@ def read(sn: Sniffed, em: Emitter, stack: str) -> None:
         _bridge.read(sn.path, em)
         return
     em.deployment.stack = stack
+    forking = can_fork()  # halves are found only for a process that can convert them apart
     halves: tuple[Iterable[OSpan], Iterable[OSpan]] | None = None
     if sn.shape == "protobuf":
         em.source_format = "otlp-protobuf"
@@ -111,13 +112,16 @@ def read(sn: Sniffed, em: Emitter, stack: str) -> None:
     elif sn.shape == "lines":
         em.source_format = "otlp-json-lines"
         if sn.otlp is not None:
-            spans, halves = sn.otlp.spans(), sn.otlp.halves(_SPLIT_SPANS)
+            spans = sn.otlp.spans()
+            halves = sn.otlp.halves(_SPLIT_SPANS) if forking else None
         else:
-            spans, halves = _lines(sn.path), _line_halves(sn.path)
+            spans = _lines(sn.path)
+            halves = _line_halves(sn.path) if forking else None
     else:
         em.source_format = "otlp-json"
         if sn.otlp is not None:
-            spans, halves = sn.otlp.spans(), sn.otlp.halves(_SPLIT_SPANS)
+            spans = sn.otlp.spans()
+            halves = sn.otlp.halves(_SPLIT_SPANS) if forking else None
         else:
             spans = _document(sn)
     mapper = _Mapper(em, stack)
@@ -134,7 +138,7 @@ def read(sn: Sniffed, em: Emitter, stack: str) -> None:
                 sn.otlp.check()
             raise
 
-    if halves is None or not can_fork():
+    if halves is None:
         convert(spans)
     else:
         first, second = halves
