@@ -16,6 +16,52 @@ _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap]\.?m\.?)?$", re.IGNOR
 _NUMBER = re.compile(r"^[$£€]?\s*(-?\d+(?:,\d{3})*(?:\.\d+)?)$")
 _FOLD = re.compile(r"[^a-z0-9]+")
 _BOOLISH = {"true", "false", "yes", "no", "none", "null", ""}
+_KEY_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
+# Words that say nothing of an argument's role: "on March 5th", "the date".
+_ROLELESS = frozenset(
+    "a an the on at in for of by is are was and or it its your my to be will date time day "
+    "dates times number amount total price cost".split()
+)
+# A value said after "from" starts a range; after "through", "until" or "to" it ends one.
+_STARTS = frozenset({"from", "starting", "beginning"})
+_ENDS = frozenset({"through", "thru", "until", "till", "to"})
+START_ROLE = frozenset("start in pickup departure outbound checkin leaving begin from".split())
+END_ROLE = frozenset("end out dropoff return inbound checkout until arrival".split())
+# A count argument never holds money, whatever its name shares with an amount's pattern.
+_COUNTISH = re.compile(
+    r"bag|number_of|num_|count|quantity|qty|travel|passeng|guest|people|person|seat|ticket|"
+    r"room|night|adult|child|rider|size|party"
+)
+
+
+def _role_set(parts: list[str]) -> set[str]:
+    """Words and each adjacent pair run together ("drop off" and "dropoff")."""
+    out = set(parts)
+    out.update(a + b for a, b in zip(parts, parts[1:], strict=False))
+    return out - _ROLELESS
+
+
+def key_words(key: str) -> set[str]:
+    return _role_set([w.lower() for w in _KEY_WORD.findall(key)])
+
+
+_PIECE = re.compile(r"[,;:]|\b(?:and|or|but|with|then|plus)\b")
+
+
+def role_words(text: str, at: int, kind: str = "", own: str = "", width: int = 3) -> frozenset[str]:
+    """The role a value is said in: for a count, its unit ("2 rooms"); else the words just
+    before it in its phrase ("check out on March 14th": check, out, checkout), and the end of a
+    range it closes or the start of one it opens."""
+    if kind == "count":
+        return frozenset(_role_set(re.findall(r"[a-z]+", own.lower())))
+    piece = _PIECE.split(text[max(0, at - 40) : at].lower())[-1]
+    clause = re.findall(r"[a-z]+", piece)[-width:]
+    out = _role_set(clause)
+    if clause and clause[-1] in _ENDS:
+        out |= END_ROLE
+    elif clause and clause[-1] in _STARTS:
+        out |= START_ROLE
+    return frozenset(out)
 
 
 def fold(text: str) -> str:
@@ -23,19 +69,23 @@ def fold(text: str) -> str:
     return " " + _FOLD.sub(" ", text.lower()).strip() + " "
 
 
-def flat_args(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Arguments as (dotted key, scalar value), one level of nesting deep and lists' items."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            key = f"{prefix}{k}"
-            if isinstance(v, dict) and not prefix:
-                yield from flat_args(v, key + ".")
-            elif isinstance(v, list):
-                for item in v[:20]:
-                    if not isinstance(item, dict | list):
-                        yield key, item
-            elif not isinstance(v, dict):
-                yield key, v
+def flat_args(value: Any, prefix: str = "", depth: int = 0) -> Iterator[tuple[str, Any]]:
+    """Arguments as (dotted key, scalar value), nested objects and lists' items included
+    (`payment_methods[].amount`), four levels deep."""
+    if not isinstance(value, dict) or depth > 4:
+        return
+    for k, v in value.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            yield from flat_args(v, key + ".", depth + 1)
+        elif isinstance(v, list):
+            for item in v[:20]:
+                if isinstance(item, dict):
+                    yield from flat_args(item, key + "[].", depth + 1)
+                elif not isinstance(item, list):
+                    yield key, item
+        else:
+            yield key, v
 
 
 def read_value(kind: str, value: Any) -> Any:
@@ -117,6 +167,7 @@ def disagreements(
     known: dict[str, set[str]] | None = None,
     earlier: Sequence[str] = (),
     last: str = "",
+    roles: dict[int, frozenset[str]] | None = None,
 ) -> list[dict[str, Any]]:
     """What the span executed that contradicts what was said: one entry per argument.
 
@@ -135,9 +186,17 @@ def disagreements(
         keyed = [
             (k, read_value(kind, v))
             for k, v in args
-            if pattern.search(k.lower().encode()) and read_value(kind, v) is not None
+            if pattern.search(k.lower().encode())
+            and read_value(kind, v) is not None
+            and not (kind == "amount" and _COUNTISH.search(k.lower()))
         ]
-        if not keyed or any(same(kind, e, got) for e in stated for _, got in keyed):
+        if not keyed:
+            continue
+        out.extend(_by_role(kind, stated, keyed, roles or {}))
+        if any(m["kind"] == kind for m in out):
+            continue
+        roled = [e for e in stated if _role_keys(e, keyed, roles or {})]
+        if roled or any(same(kind, e, got) for e in stated for _, got in keyed):
             continue
         key, got = keyed[0]
         out.append(
@@ -193,6 +252,41 @@ def disagreements(
                             "note": "the read-back named another",
                         }
                     )
+    return out
+
+
+def _role_keys(
+    entity: Entity, keyed: list[tuple[str, Any]], roles: dict[int, frozenset[str]]
+) -> list[tuple[str, Any]]:
+    """The arguments whose names share a role word said before the value, when exactly the
+    arguments of one role do ("check out on the 14th": check_out_date, not check_in_date)."""
+    said = roles.get(id(entity))
+    if not said:
+        return []
+    hits = [(k, got) for k, got in keyed if key_words(k) & said]
+    return hits if 0 < len(hits) < len(keyed) else []
+
+
+def _by_role(
+    kind: str,
+    stated: list[Entity],
+    keyed: list[tuple[str, Any]],
+    roles: dict[int, frozenset[str]],
+) -> list[dict[str, Any]]:
+    """A value said with its role that the argument of that role does not hold; the last
+    thing said of a role wins (a read-back after a correction)."""
+    last: dict[tuple[str, ...], tuple[Entity, list[tuple[str, Any]]]] = {}
+    for e in stated:
+        hits = _role_keys(e, keyed, roles)
+        if hits:
+            last[tuple(k for k, _ in hits)] = (e, hits)
+    out = []
+    for e, hits in last.values():
+        if not any(same(kind, e, got) for _, got in hits):
+            key, got = hits[0]
+            out.append(
+                {"argument": key, "kind": kind, "said": [e.text], "executed": show(kind, got)}
+            )
     return out
 
 

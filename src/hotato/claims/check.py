@@ -16,7 +16,9 @@ from typing import Any
 
 import msgspec
 
-from hotato.claims.agree import describe, disagreements, flat_args, fold
+from hotato.claims.agree import describe, disagreements, flat_args, fold, role_words
+from hotato.claims.align import Alignment, align, by_words, may_act
+from hotato.claims.catalog import Catalog, Tool, catalog_from_trace
 from hotato.claims.entities import Entity, extract_entities
 from hotato.claims.extract import Claim, extract
 from hotato.claims.pack import ClaimType, PackSet
@@ -44,32 +46,26 @@ class ClaimResult(msgspec.Struct, kw_only=True):
 @dataclass
 class Options:
     promises: bool = False  # grade `promised` claims: the action must follow in the call
+    catalog: Catalog | None = None  # the agent's tool catalog (--tools); else the trace's tools
 
 
 @dataclass
 class _Ledger:
-    """Which spans already back a claim, and the last claim each span backed."""
+    """Which spans already back a claim of each type, and the claim's turn: one span backs one
+    claim of a type, and may back claims of several types (a booking that also charged)."""
 
-    used: dict[str, int] = field(default_factory=dict)  # span id -> turn of the claim
-
-
-def _name(span: Span) -> str:
-    return (span.name or "").lower()
+    used: dict[tuple[str, str], int] = field(default_factory=dict)  # (span id, type) -> turn
 
 
-def candidates(ctype: ClaimType, trace: Trace, packs: PackSet) -> list[Span]:
-    """The spans that could back a claim of this type, in time order."""
-    out = []
-    for span in trace.ordered:
-        if span.type in ctype.spans:
-            out.append(span)
-        elif span.type == "tool_call" and ctype.tools is not None and span.name:
-            name = _name(span).encode()
-            if ctype.tools.search(name) and not (
-                packs.read_only is not None and packs.read_only.search(name)
-            ):
-                out.append(span)
-    return out
+def candidates(ctype: ClaimType, trace: Trace, tools: Sequence[str]) -> list[Span]:
+    """The spans that could back a claim of this type, in time order: spans of its `spans`
+    types and calls of the aligned `tools`."""
+    wanted = set(tools)
+    return [
+        span
+        for span in trace.ordered
+        if span.type in ctype.spans or (span.type == "tool_call" and span.name in wanted)
+    ]
 
 
 def _turn_end(turns: Sequence[Turn], i: int) -> float | None:
@@ -90,6 +86,7 @@ def _within(span: Span, limit: float | None) -> bool:
 
 
 READBACK_WINDOW = 12  # turns before a claim searched for the agent's read-backs
+CONTEXT_TURNS = 4  # turns before a claim whose words help align it with a tool
 
 
 @dataclass
@@ -102,6 +99,7 @@ class Said:
     context: str = ""  # folded text of the last read-back, the caller's answers and the claim
     earlier: tuple[str, ...] = ()  # folded text of each earlier read-back
     last: str = ""  # folded text of the last read-back
+    roles: dict[int, frozenset[str]] = field(default_factory=dict)  # id(entity) -> role words
 
 
 def _is_readback(turn: Turn, packs: PackSet) -> bool:
@@ -118,14 +116,17 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
     order they were said (a later read-back or correction replacing an earlier one, kind by
     kind)."""
     own: dict[str, list[Entity]] = {}
+    roles: dict[int, frozenset[str]] = {}
+    claim_text = turns[claim.turn].text
     for e in claim.entities:  # its sentence up to the claim's end, not the sentences after it
         if e.span[0] < claim.span[1]:
             own.setdefault(e.kind, []).append(e)
+            roles[id(e)] = role_words(claim_text, e.span[0], e.kind, e.text)
     floor = max(previous, claim.turn - READBACK_WINDOW - 1)
     readbacks = [i for i in range(floor + 1, claim.turn) if _is_readback(turns[i], packs)]
     own_text = fold(turns[claim.turn].text)
     if not readbacks:
-        return Said(own, [claim.turn], own_text)
+        return Said(own, [claim.turn], own_text, roles=roles)
     context: dict[str, list[Entity]] = {}
     last = readbacks[-1]
     sources = [
@@ -135,12 +136,15 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
         found: dict[str, list[Entity]] = {}
         for e in extract_entities(turns[i].text):
             found.setdefault(e.kind, []).append(e)
+            roles[id(e)] = role_words(turns[i].text, e.span[0], e.kind, e.text)
         context.update(found)
     for kind, entities in context.items():
         own.setdefault(kind, entities)
     recent = " ".join(turns[i].text for i in range(last, claim.turn + 1))
     earlier = tuple(fold(turns[i].text) for i in readbacks[:-1])
-    return Said(own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text))
+    return Said(
+        own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text), roles
+    )
 
 
 def _verdict(
@@ -208,18 +212,43 @@ class Grader:
         self.packs = packs
         self.options = options
         self.ledger = _Ledger()
+        self.catalog = catalog_from_trace(trace, options.catalog)
         self.spoken = fold(" ".join(t.text for t in self.turns))
         self.last_claim: dict[str, int] = {}  # type -> turn of its last graded claim
         self.readbacks: dict[str, list[int]] = {}  # type -> turns of negated/promised claims
-        self._cands: dict[str, list[Span]] = {}
+        self._cands: dict[tuple[str, tuple[str, ...]], list[Span]] = {}
         self._known: dict[str, set[str]] | None = None
         self.next_claim: dict[tuple[int, tuple[int, int]], int] = {}  # claim -> next of its type
 
-    def spans_for(self, ctype: ClaimType) -> list[Span]:
+    def aligned(self, claim: Claim, ctype: ClaimType) -> Alignment:
+        """The catalog's tools this claim speaks of (see `hotato.claims.align`)."""
+        floor = max(self.last_claim.get(claim.type, -1) + 1, claim.turn - CONTEXT_TURNS)
+        context = [self.turns[i].text for i in range(floor, claim.turn + 1)]
+        return align(ctype, claim.text, context, self.catalog, self.packs)
+
+    def spans_for(self, ctype: ClaimType, tools: Sequence[str]) -> list[Span]:
         assert self.trace is not None
-        if ctype.name not in self._cands:
-            self._cands[ctype.name] = candidates(ctype, self.trace, self.packs)
-        return self._cands[ctype.name]
+        key = (ctype.name, tuple(tools))
+        if key not in self._cands:
+            self._cands[key] = candidates(ctype, self.trace, tools)
+        return self._cands[key]
+
+    def _used(self, span: Span, claim: Claim) -> int | None:
+        return self.ledger.used.get((span.id, claim.type))
+
+    def _use(self, span: Span, claim: Claim) -> None:
+        self.ledger.used[(span.id, claim.type)] = claim.turn
+
+    def _acted_by(self, limit: float | None) -> list[Span]:
+        """Tool calls that succeeded by `limit` and are not known to be reads."""
+        assert self.trace is not None
+        return [
+            s
+            for s in self.trace.by_type.get("tool_call", [])
+            if _within(s, limit)
+            and not s.raised()
+            and may_act(self.catalog.get(s.name) or Tool(s.name or ""), self.packs)
+        ]
 
     def grade(self, claim: Claim) -> ClaimResult:
         ctype = self.packs.by_name[claim.type]
@@ -273,6 +302,7 @@ class Grader:
             self.known_values(),
             said.earlier,
             said.last,
+            said.roles,
         )
 
     def known_values(self) -> dict[str, set[str]]:
@@ -320,14 +350,15 @@ class Grader:
     def _done(
         self, claim: Claim, ctype: ClaimType
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
-        spans = self.spans_for(ctype)
+        aligned = self.aligned(claim, ctype)
+        spans = self.spans_for(ctype, aligned.tools)
         limit = self._limit(claim, ctype)
         before = [s for s in spans if _within(s, limit)]
         ok = [s for s in before if not s.raised()]
         previous = self.last_claim.get(claim.type, -1)
         said = said_for(claim, self.turns, previous, self.packs)
         said_doc = {k: [e.text for e in v] for k, v in said.entities.items()}
-        fresh = [s for s in ok if s.id not in self.ledger.used]
+        fresh = [s for s in ok if self._used(s, claim) is None]
         checked: list[tuple[Span, list[dict[str, Any]]]] = []
         for span in reversed(fresh):
             problems = self._disagree(ctype, span, said)
@@ -352,18 +383,7 @@ class Grader:
             return repeat
         kind = ctype.description.rstrip(".").lower()
         if not spans:
-            seen = (
-                sorted({s.name for s in self.trace.by_type.get("tool_call", []) if s.name})
-                if self.trace
-                else []
-            )
-            tail = f" (tools seen: {', '.join(seen[:10])})" if seen else " (no tool calls)"
-            return _verdict(
-                Status.FAIL,
-                f"claimed, but no {ctype.name} action ran{tail}",
-                [],
-                {"said": said_doc},
-            )
+            return self._unbacked(claim, ctype, aligned, limit, said_doc)
         failed = [s for s in before if s.raised()]
         if failed and not ok:
             return _verdict(
@@ -380,7 +400,7 @@ class Grader:
                 [later[0].id],
                 {"said": said_doc},
             )
-        used = sorted({self.ledger.used[s.id] for s in ok if s.id in self.ledger.used})
+        used = sorted({t for s in ok if (t := self._used(s, claim)) is not None})
         tail = (
             f"; the earlier {ctype.name} at {', '.join(f't_{t}' for t in used)} "
             "was read back anew since"
@@ -394,12 +414,65 @@ class Grader:
             {"said": said_doc},
         )
 
+    def _unbacked(
+        self,
+        claim: Claim,
+        ctype: ClaimType,
+        aligned: Alignment,
+        limit: float | None,
+        said_doc: dict[str, Any],
+    ) -> tuple[Status, str, list[str], dict[str, Any]]:
+        """A done claim no span of its aligned tools backs: FAIL when the catalog holds a tool
+        that does it (and it never ran) or nothing that changes anything succeeded by then;
+        INCONCLUSIVE when the claim cannot be aligned with any tool of the catalog."""
+        assert self.trace is not None
+        seen = sorted({s.name for s in self.trace.by_type.get("tool_call", []) if s.name})
+        tail = f" (tools seen: {', '.join(seen[:10])})" if seen else " (no tool calls)"
+        details: dict[str, Any] = {"said": said_doc}
+        if aligned.tools:
+            return _verdict(
+                Status.FAIL,
+                f"claimed, but no {ctype.name} action ran "
+                f"(the catalog's {', '.join(aligned.tools[:5])} never ran){tail}",
+                [],
+                {**details, "aligned": list(aligned.tools)},
+            )
+        acted = self._acted_by(limit)
+        if not acted:
+            return _verdict(
+                Status.FAIL,
+                f"claimed, but no tool that changes anything had succeeded by t_{claim.turn}"
+                f"{tail}",
+                [],
+                details,
+            )
+        floor = max(self.last_claim.get(claim.type, -1) + 1, claim.turn - CONTEXT_TURNS)
+        context = [self.turns[i].text for i in range(floor, claim.turn + 1)]
+        read = by_words(claim.text, context, self.catalog, self.packs, reads=True)
+        if read:
+            return _verdict(
+                Status.FAIL,
+                f"claimed, but only reads of it ran ({', '.join(read[:3])}); no action of "
+                f"the catalog answers to {ctype.name} or shares its words{tail}",
+                [s.id for s in self.trace.by_type.get("tool_call", []) if s.name in read][:5],
+                {**details, "read_only": read},
+            )
+        names = sorted({s.name or s.type for s in acted})
+        where = "the catalog" if self.catalog.source == "trace" else self.catalog.source
+        return _verdict(
+            Status.INCONCLUSIVE,
+            f"cannot tell which tool this claim speaks of: no tool in {where} answers to "
+            f"{ctype.name} or shares its words (actions that ran: {', '.join(names[:5])})",
+            [s.id for s in acted][-5:],
+            {**details, "unaligned": True},
+        )
+
     def _restated(
         self, claim: Claim, ctype: ClaimType, ok: list[Span], said: Said
     ) -> tuple[Status, str, list[str], dict[str, Any]] | None:
         """A claim repeating one already backed, with no new read-back of the action since."""
         for span in reversed(ok):
-            first = self.ledger.used.get(span.id)
+            first = self._used(span, claim)
             if first is None:
                 continue
             anew = [t for t in self.readbacks.get(claim.type, []) if first < t < claim.turn]
@@ -418,7 +491,7 @@ class Grader:
     def _backed(
         self, claim: Claim, ctype: ClaimType, span: Span, said: Said
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
-        self.ledger.used[span.id] = claim.turn
+        self._use(span, claim)
         what = span.name or span.type
         checked = ", ".join(sorted(k for k in said.entities if k in ctype.agree))
         reason = f"{what} ran and succeeded" + (f"; agrees on {checked}" if checked else "")
@@ -431,13 +504,13 @@ class Grader:
     def _failed(
         self, claim: Claim, ctype: ClaimType
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
-        spans = self.spans_for(ctype)
+        spans = self.spans_for(ctype, self.aligned(claim, ctype).tools)
         limit = _turn_end(self.turns, claim.turn)
-        fresh = [s for s in spans if _within(s, limit) and s.id not in self.ledger.used]
+        fresh = [s for s in spans if _within(s, limit) and self._used(s, claim) is None]
         if not fresh:
             return _verdict(Status.PASS, f"no {ctype.name} action succeeded", [], {})
         last = fresh[-1]
-        self.ledger.used[last.id] = claim.turn
+        self._use(last, claim)
         if last.raised():
             return _verdict(Status.PASS, f"{last.name or last.type} ran and failed", [last.id], {})
         return _verdict(
@@ -448,7 +521,8 @@ class Grader:
         self, claim: Claim, ctype: ClaimType
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
         start = self.turns[claim.turn].start
-        spans = [s for s in self.spans_for(ctype) if s.id not in self.ledger.used]
+        tools = self.aligned(claim, ctype).tools
+        spans = [s for s in self.spans_for(ctype, tools) if self._used(s, claim) is None]
         after = [s for s in spans if start is None or s.time is None or s.time >= start]
         said = said_for(claim, self.turns, self.last_claim.get(claim.type, -1), self.packs)
         for span in after:

@@ -36,6 +36,19 @@ _TURN = re.compile(
     r"how else)\b)",
     re.IGNORECASE,
 )
+# "I'm happy to let you know that ..." announces what follows; it offers nothing.
+_PREAMBLE = re.compile(
+    r"\b(?:i'm|i am|we're|we are)(?: so| very)? (?:happy|glad|pleased|delighted|excited) to "
+    r"(?:inform you|let you know|tell you|report|confirm|share|say|announce)(?: that)?\b"
+    r"|\b(?:i|we) can confirm(?: that)?\b"
+)
+# A sentence announcing a read-back ("Please verify the following details:"): the done claims
+# after it in the turn are what the agent is about to do, not what it did.
+_READBACK = re.compile(
+    r"(?:^|\b)(?:please |kindly |let'?s |let me |can you |could you )?(?:verify|check|review|"
+    r"confirm|read and confirm|go over)(?: and (?:verify|confirm))? (?:the |these |this |your )?"
+    r"(?:following|details|information|info|order details|booking details)\b"
+)
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -124,10 +137,16 @@ def types_in(data: bytes, packs: PackSet) -> list[tuple[ClaimType, frozenset[str
         if polarity is not None:
             pols.add(polarity)
     hits = [(packs.types[i], frozenset(found[i])) for i in sorted(found)]
+    if any(not t.align for t, _ in hits):  # a type that names the action beats a found one
+        hits = [(t, own) for t, own in hits if not t.align]
     if len(hits) > 1:
         beaten = {o for t, _ in hits for o in t.overrides}
         hits = [(t, own) for t, own in hits if t.name not in beaten]
     return hits
+
+
+def _bare_fits(data: bytes, packs: PackSet, spoken: Sequence[str], recent: Sequence[str]) -> bool:
+    return packs.bare is not None and bool(spoken or recent) and bool(packs.bare.search(data))
 
 
 def claims_in_turn(
@@ -146,12 +165,17 @@ def claims_in_turn(
     spoken: list[str] = []
     spans = sentences(folded)
     confirm_at = -1
+    intro_at = -1
     for s, e, sentence in spans:
         opens[s] = sentence
-        data = folded[s:e].lower().encode("utf-8")
+        data = _PREAMBLE.sub(" ", folded[s:e].lower()).encode("utf-8")
         if packs.confirm is not None and packs.confirm.search(data):
             confirm_at = s
+        if intro_at < 0 and _READBACK.search(folded[s:e].lower()):
+            intro_at = s
         hits = types_in(data, packs)
+        if hits and all(t.align for t, _ in hits) and _bare_fits(data, packs, spoken, recent):
+            hits = []  # "It went through." speaks of the action named just before
         for ctype, own in hits:
             polarity = polarity_of(ctype, data, packs, own)
             if polarity is not None:
@@ -179,7 +203,7 @@ def claims_in_turn(
         # from the start of its sentence (after any claim before it) to the next claim
         begin = max(opens[s], earlier[-1] + 1 if earlier else 0)
         stated = [x for x in entities if begin <= x.span[0] < stop]
-        if confirm_at >= s and polarity == "done":
+        if polarity == "done" and (confirm_at >= s or 0 <= intro_at < s):
             polarity = "negated"  # read back for the caller to confirm, not yet done
         out.append(
             Claim(

@@ -61,6 +61,9 @@ class TypeSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     promised: list[str] = []
     state: StateCheck | None = None
     after_claim: bool = False  # the backing span may follow the claim (a transfer announced)
+    also: list[str] = []  # types whose tools back this one too (a booking also takes payment)
+    params: str | None = None  # a mutating tool taking an argument named so backs it too
+    align: bool = False  # backed by the catalog tool the claim's words align with
 
 
 class PackSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -91,6 +94,9 @@ class ClaimType:
     names: Any | None
     state: StateCheck | None
     after_claim: bool
+    also: tuple[str, ...] = ()
+    params: Any | None = None
+    align: bool = False
 
 
 @dataclass(frozen=True)
@@ -247,9 +253,11 @@ def _compile(doc: Document, digest: str) -> Pack:
         at = f"$.types.{name}"
         if not t.trigger:
             problems.append(doc.problem(f"{at}.trigger", "a type needs at least one trigger"))
-        if t.tools is None and not t.spans and t.state is None:
+        if t.tools is None and not t.spans and t.state is None and not t.align:
             problems.append(
-                doc.problem(at, "a type needs 'tools', 'spans' or 'state' to be checked against")
+                doc.problem(
+                    at, "a type needs 'tools', 'spans', 'state' or 'align' to be checked against"
+                )
             )
         for kind in t.agree:
             if kind not in ENTITY_KINDS:
@@ -281,6 +289,9 @@ def _compile(doc: Document, digest: str) -> Pack:
                 names=pattern(t.names, f"{at}.names") if t.names else None,
                 state=t.state,
                 after_claim=t.after_claim,
+                also=tuple(t.also),
+                params=pattern(t.params, f"{at}.params") if t.params else None,
+                align=t.align,
             )
         )
     read_only = pattern(spec.read_only_tools, "$.read_only_tools") if spec.read_only_tools else None

@@ -1,0 +1,122 @@
+"""Which of the agent's tools a claim speaks of.
+
+A claim type names its tools by pattern (`tools`), by the types whose tools also do it (`also`:
+a booking takes the payment) and by the arguments such a tool takes (`params`). Where none of
+the catalog's tools answers to those, or the type is `align: true` (found without knowing the
+action), the claim is aligned by its words: the overlap of the claim's sentence (and, more
+weakly, the agent's turns before it) with each mutating tool's name, description and argument
+names. Only a tool that is not known to be a read can back a claim that something was done.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hotato.claims.catalog import STOP, Catalog, Tool, stem, words
+from hotato.claims.pack import ClaimType, PackSet
+
+_WORD = re.compile(r"[a-z]+")
+# Words every tool and many sentences share: they align nothing.
+_GENERIC = frozenset(
+    stem(w)
+    for w in (
+        "date time name number id location city amount day type price total place details "
+        "info user customer account status request value list item items start end count "
+        "confirm confirmation successful success done set all make made now just has been "
+        "have will would like thank thanks great okay sure please help anything else "
+        "need want today tomorrow also here there what which when where how".split()
+    )
+)
+NAME_WEIGHT = 3  # a word of the tool's name counts three times a word of its description
+
+
+@dataclass(frozen=True)
+class Alignment:
+    tools: tuple[str, ...]  # tool names that can back the claim, best first
+    how: str  # "named" (the type's patterns), "words" (overlap) or "" when nothing aligned
+
+
+def terms(text: str) -> frozenset[str]:
+    """The content words of a text, stemmed."""
+    return frozenset(
+        s
+        for w in _WORD.findall(text.lower())
+        if len(w) > 2 and w not in STOP and (s := stem(w)) not in _GENERIC
+    )
+
+
+def may_act(tool: Tool, packs: PackSet) -> bool:
+    """Not known to be a read: classed mutating, or unknown and not named like a read."""
+    if tool.mutating is not None:
+        return tool.mutating
+    return not (packs.read_only is not None and packs.read_only.search(tool.name.lower().encode()))
+
+
+def named_tools(ctype: ClaimType, catalog: Catalog, packs: PackSet) -> list[str]:
+    """The catalog's tools the type names: by its `tools` pattern, its `params` pattern, or
+    the patterns of the types in its `also`; reads left out."""
+    kinds = [ctype, *(packs.by_name[t] for t in ctype.also if t in packs.by_name)]
+    out = []
+    for tool in catalog.tools.values():
+        if not may_act(tool, packs):
+            continue
+        name = tool.name.lower().encode()
+        if any(k.tools is not None and k.tools.search(name) for k in kinds) or (
+            ctype.params is not None
+            and any(ctype.params.search(p.lower().encode()) for p in tool.params)
+        ):
+            out.append(tool.name)
+    return out
+
+
+def _score(tool: Tool, own: frozenset[str], before: frozenset[str]) -> int:
+    named = {stem(w) for w in words(tool.name)} - _GENERIC
+    other = tool.terms - named - _GENERIC
+    return (
+        NAME_WEIGHT * 2 * len(own & named)
+        + 2 * len(own & other)
+        + NAME_WEIGHT * len(before & named)
+        + len(before & other)
+    )
+
+
+def by_words(
+    claim_text: str,
+    context: Sequence[str],
+    catalog: Catalog,
+    packs: PackSet,
+    reads: bool = False,
+) -> list[str]:
+    """The mutating tools whose words the claim shares, best first: a word of the claim's own
+    sentence counts twice one of the turns before it, a word of the tool's name three times one
+    of its description or arguments. A tool must share a word of its name with the claim or
+    the turns before it, or two words of its description. With `reads`, the reading tools
+    instead: which service the claim speaks of, when none of its actions ran."""
+    own = terms(claim_text)
+    before = terms(" ".join(context)) - own
+    scored = []
+    for tool in catalog.tools.values():
+        if may_act(tool, packs) == reads:
+            continue
+        score = _score(tool, own, before)
+        if score >= NAME_WEIGHT:
+            scored.append((-score, tool.name))
+    scored.sort()
+    if not scored:
+        return []
+    best = scored[0][0]
+    return [name for s, name in scored if s == best]
+
+
+def align(
+    ctype: ClaimType, claim_text: str, context: Sequence[str], catalog: Catalog, packs: PackSet
+) -> Alignment:
+    """The tools that can back a claim of this type said in `claim_text`."""
+    if not ctype.align:
+        named = named_tools(ctype, catalog, packs)
+        if named:
+            return Alignment(tuple(named), "named")
+    found = by_words(claim_text, context, catalog, packs)
+    return Alignment(tuple(found), "words" if found else "")
