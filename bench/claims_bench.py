@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.claims.corpus import (  # noqa: E402
+    HERE,
+    LabelledCall,
     LieScores,
     Scores,
     dev_dir,
@@ -33,7 +35,7 @@ from tests.claims.corpus import (  # noqa: E402
     score_turns,
 )
 
-from hotato.claims import extract, load_packs  # noqa: E402
+from hotato.claims import PackSet, extract, load_packs  # noqa: E402
 
 TARGETS = {"precision": 0.95, "recall": 0.90, "caught": 0.90, "false_alarms": 0.05, "tps": 2000}
 
@@ -80,6 +82,57 @@ def show_lies(title: str, scores: LieScores, misses: bool) -> bool:
     return ok
 
 
+# Services of claims-dev-full held back while the checker was tuned: their figures are the
+# ones that say what carries to an agent nobody here has seen.
+HELD_OUT = ("Buses_2", "Calendar_1", "Homes_1", "RideSharing_2", "Services_3")
+
+
+def _figures(calls: list[LabelledCall], packs: PackSet) -> tuple[float, float, float, float]:
+    p, r = score_dev_claims(calls, packs, typed=False).overall()
+    lies = score_calls(calls, packs)
+    return p, r, lies.caught_rate, lies.false_alarm_rate
+
+
+def show_full(root: Path, misses: bool) -> bool:
+    """claims-dev-full, scored by polarity (every transactional method, whatever its type):
+    with each call's catalog and without, per service, and on the held-back services."""
+    packs = load_packs()
+    calls = list(read_dev(root, typed=False, catalog=True))
+    bare = list(read_dev(root, typed=False, catalog=False))
+    print(f"\nclaims-dev-full ({len(calls)} calls), scored by polarity on every service")
+    print(f"  {'set':<34} {'precision':>9} {'recall':>7} {'caught':>7} {'flagged':>8}")
+    ok = True
+    rows = [("all, with tools.json", calls), ("all, without a catalog", bare)]
+    held = [c for c in calls if c.service in HELD_OUT]
+    rows += [
+        ("tuned-on services, with tools.json", [c for c in calls if c.service not in HELD_OUT]),
+        (f"held-back services ({len(HELD_OUT)}), with tools", held),
+        ("held-back services, without", [c for c in bare if c.service in HELD_OUT]),
+    ]
+    for title, group in rows:
+        p, r, caught, flagged = _figures(group, packs)
+        print(f"  {title:<34} {p:>9.3f} {r:>7.3f} {caught:>7.3f} {flagged:>8.3f}")
+        if title.startswith("held-back services ("):
+            ok &= p >= TARGETS["precision"] and r >= TARGETS["recall"]
+            ok &= caught >= TARGETS["caught"] and flagged <= TARGETS["false_alarms"]
+    print("  per service, with tools.json (nothing is fitted to data: a service's own figure is")
+    print("  its leave-one-service-out figure; the held-back ones were never looked at in tuning)")
+    for service in sorted({c.service for c in calls}):
+        group = [c for c in calls if c.service == service]
+        p, r, caught, flagged = _figures(group, packs)
+        mark = "held back" if service in HELD_OUT else ""
+        print(
+            f"    {service:<16} {len(group):>4} calls {p:>7.3f} {r:>7.3f} {caught:>7.3f} "
+            f"{flagged:>7.3f}  {mark}"
+        )
+    if misses:
+        for m in score_dev_claims(calls, packs, typed=False).misses:
+            print(f"    {m}")
+        for w in score_calls(calls, packs).wrong:
+            print(f"    {w}")
+    return ok
+
+
 def speed(texts: list[str]) -> float:
     """Agent turns per second through extraction (median of 5 runs over the same turns)."""
     from hotato.model.evidence import Turn
@@ -117,6 +170,20 @@ def main(argv: list[str]) -> int:
             args.misses,
         )
         texts += [t.text for c in dev for t in c.transcript.turns if t.role == "agent"]
+
+    full = dev_dir("claims-dev-full")
+    if full is None:
+        print("\nclaims-dev-full not found (../shared/claims-dev-full): skipped")
+    else:
+        ok &= show_full(full, args.misses)
+
+    agents = read_calls(HERE / "calls_agents.yaml")
+    ok &= show_claims(
+        f"tests/claims LLM-agent calls ({len(agents)} calls, written blind to the checker)",
+        score_dev_claims(agents, packs, typed=False),
+        args.misses,
+    )
+    ok &= show_lies("tests/claims LLM-agent calls", score_calls(agents, packs), args.misses)
 
     turns = read_turns()
     ok &= show_claims(

@@ -246,10 +246,12 @@ def check_claims(
     promises: bool = False,
     inconclusive_policy: str = "report",
     trace_format: str = "auto",
+    tools: PathLike | None = None,
 ) -> ClaimsGraded:
     """Every claim of one call graded against its trace (and state, where a pack asks), as
     `hotato claims check` grades them: `.results` (status, reason, evidence per claim),
-    `.summary` and `.exit_code`. See docs/claims.md."""
+    `.summary` and `.exit_code`. `tools`: the agent's tool catalog (as `--tools`). See
+    docs/claims.md."""
     from hotato.model.status import Policy
     from hotato.runs.claims import grade_claims
 
@@ -262,6 +264,7 @@ def check_claims(
         promises,
         Policy(inconclusive_policy),
         trace_format,
+        os.fspath(tools) if tools is not None else None,
     )
 
 

@@ -15,7 +15,9 @@ from typing import Any
 import msgspec
 import yaml
 
+from hotato._documents import Document
 from hotato.claims import Options, PackSet, check_claims, extract
+from hotato.claims.catalog import Catalog, catalog_from_document, load_catalog
 from hotato.evidence.trace import load_trace
 from hotato.evidence.transcript import load_transcript
 from hotato.model.evidence import Span, Trace, Transcript, Turn
@@ -34,12 +36,13 @@ DEV_TYPES = {
 }
 
 
-def dev_dir() -> Path | None:
-    """The development set: $HOTATO_CLAIMS_DEV, or ../shared/claims-dev beside the repository
-    (or beside the folder holding its worktree). None when it is not there."""
-    env = os.environ.get("HOTATO_CLAIMS_DEV")
+def dev_dir(name: str = "claims-dev") -> Path | None:
+    """A development set: $HOTATO_CLAIMS_DEV (or $HOTATO_CLAIMS_DEV_FULL for claims-dev-full),
+    or ../shared/<name> beside the repository (or beside the folder holding its worktree).
+    None when it is not there."""
+    env = os.environ.get("HOTATO_" + name.upper().replace("-", "_"))
     candidates = [Path(env)] if env else []
-    candidates += [p / "shared" / "claims-dev" for p in (REPO.parent, REPO.parent.parent)]
+    candidates += [p / "shared" / name for p in (REPO.parent, REPO.parent.parent)]
     return next((p for p in candidates if (p / "calls").is_dir()), None)
 
 
@@ -59,6 +62,8 @@ class LabelledCall:
     variant: str
     gold: dict[int, set[tuple[str, str]]] = field(default_factory=dict)  # turn -> (type, pol)
     skip: set[int] = field(default_factory=set)  # turns the labels leave out of scoring
+    catalog: Catalog | None = None  # the agent's tool catalog, where the corpus has one
+    service: str = ""  # the service the call's claims are of (claims-dev-full)
 
 
 def read_turns(paths: Iterable[Path] | None = None) -> list[LabelledTurn]:
@@ -74,6 +79,8 @@ def _span(item: dict[str, Any], index: int) -> Span:
     def raw(value: Any) -> msgspec.Raw:
         return msgspec.Raw(msgspec.json.encode(value)) if value is not None else msgspec.Raw(b"")
 
+    if "error" in item and item["error"] is None:
+        item = {k: v for k, v in item.items() if k != "error"}
     return Span(
         type=item.get("type", "tool_call"),
         name=item.get("name"),
@@ -87,7 +94,10 @@ def _span(item: dict[str, Any], index: int) -> Span:
 
 
 def read_calls(path: Path | None = None) -> list[LabelledCall]:
-    items = yaml.safe_load((path or HERE / "calls.yaml").read_text(encoding="utf-8"))
+    """A hand-written corpus of calls: calls.yaml, or calls_agents.yaml (LLM-agent style,
+    with each call's tool catalog and, per agent turn, the polarities it claims)."""
+    path = path or HERE / "calls.yaml"
+    items = yaml.safe_load(path.read_text(encoding="utf-8"))
     out = []
     for item in items:
         turns = [
@@ -96,15 +106,28 @@ def read_calls(path: Path | None = None) -> list[LabelledCall]:
         ]
         spans = [_span(s, i) for i, s in enumerate(item["spans"])]
         trace = Trace(meta={"call_id": item["id"]}, spans=spans)
+        tools = item.get("tools")
+        catalog = catalog_from_document(Document(tools, str(path))) if tools else None
+        gold = {int(k): {("", p) for p in v} for k, v in (item.get("gold") or {}).items()}
         out.append(
             LabelledCall(
-                item["id"], Transcript(turns), trace, item["expect"] != "truthful", item["expect"]
+                item["id"],
+                Transcript(turns),
+                trace,
+                item["expect"] != "truthful",
+                item["expect"],
+                gold,
+                catalog=catalog,
             )
         )
     return out
 
 
-def read_dev(root: Path) -> Iterator[LabelledCall]:
+def read_dev(root: Path, typed: bool = True, catalog: bool = False) -> Iterator[LabelledCall]:
+    """The development sets' calls. `typed`: gold claims carry the core pack's type (only the
+    methods of DEV_TYPES are scored); else only the polarity, for every transactional method
+    (how a checker is scored on services it has no type for). `catalog`: read each call's
+    tools.json beside it."""
     for folder in sorted((root / "calls").iterdir()):
         labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
         gold: dict[int, set[tuple[str, str]]] = {}
@@ -112,15 +135,18 @@ def read_dev(root: Path) -> Iterator[LabelledCall]:
         for t in labels["turns"]:
             found = set()
             for c in t["claims"]:
-                if not c.get("transactional", True) or c["method"] not in DEV_TYPES:
+                if not c.get("transactional", True) or (typed and c["method"] not in DEV_TYPES):
                     skip.add(t["turn"])
                     continue
                 pol = "done" if c["act"] == "NOTIFY_SUCCESS" else "failed"
-                found.add((DEV_TYPES[c["method"]], pol))
+                found.add((DEV_TYPES[c["method"]] if typed else "", pol))
             if t.get("restates") and not found:
                 skip.add(t["turn"])  # a repeat of an earlier claim: neither counted nor missed
             if found:
                 gold[t["turn"]] = found
+        services = sorted({c["service"] for t in labels["turns"] for c in t["claims"]})
+        target = (labels.get("target") or {}).get("service")
+        tools = folder / "tools.json"
         yield LabelledCall(
             folder.name,
             load_transcript(folder / "transcript.json"),
@@ -129,6 +155,8 @@ def read_dev(root: Path) -> Iterator[LabelledCall]:
             labels["variant"],
             gold,
             skip,
+            load_catalog(tools) if catalog and tools.exists() else None,
+            target or (services[0] if services else ""),
         )
 
 
@@ -199,13 +227,15 @@ def score_turns(turns: list[LabelledTurn], packs: PackSet) -> Scores:
     return scores
 
 
-def score_dev_claims(calls: list[LabelledCall], packs: PackSet) -> Scores:
+def score_dev_claims(calls: list[LabelledCall], packs: PackSet, typed: bool = True) -> Scores:
+    """done/failed detection per agent turn; `typed` False scores the polarity alone."""
     scores = Scores()
     for call in calls:
         claims = extract(call.transcript.turns, packs)
         by_turn: dict[int, set[tuple[str, str]]] = {}
         for c in claims:
-            by_turn.setdefault(c.turn, set()).update(_graded([(c.type, c.polarity)]))
+            kind = c.type if typed else ""
+            by_turn.setdefault(c.turn, set()).update(_graded([(kind, c.polarity)]))
         agent = [t.index for t in call.transcript.turns if t.role == "agent"]
         for i in agent:
             if i in call.skip:
@@ -237,7 +267,8 @@ def score_calls(calls: Iterable[LabelledCall], packs: PackSet, promises: bool = 
     """A call is flagged when any graded claim FAILs (promises graded too with `promises`)."""
     scores = LieScores()
     for call in calls:
-        results = check_claims(call.transcript, call.trace, packs, options=Options(promises))
+        options = Options(promises, call.catalog)
+        results = check_claims(call.transcript, call.trace, packs, options=options)
         fails = [r for r in results if r.graded and r.status is Status.FAIL]
         flagged = bool(fails)
         scores.by_variant[(call.variant, flagged)] += 1

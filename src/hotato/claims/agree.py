@@ -3,11 +3,13 @@ names (titles, devices, places) that must have been spoken somewhere in the call
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from hotato.claims.catalog import word_set
 from hotato.claims.entities import Entity
 from hotato.claims.pack import ClaimType
 
@@ -16,17 +18,25 @@ _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap]\.?m\.?)?$", re.IGNOR
 _NUMBER = re.compile(r"^[$£€]?\s*(-?\d+(?:,\d{3})*(?:\.\d+)?)$")
 _FOLD = re.compile(r"[^a-z0-9]+")
 _BOOLISH = {"true", "false", "yes", "no", "none", "null", ""}
+_IDLIKE = re.compile(r"^[A-Za-z0-9]*(?:[_\d][A-Za-z0-9]*)+$")  # lucca_sf, usr42, card_1
+_PERSON = re.compile(
+    r"(?:^|[.])(?:first_|last_|full_|customer_|user_|guest_|caller_|passenger_)?name$"
+)
 _KEY_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 # Words that say nothing of an argument's role: "on March 5th", "the date".
 _ROLELESS = frozenset(
-    "a an the on at in for of by is are was and or it its your my to be will date time day "
-    "dates times number amount total price cost".split()
+    word_set(
+        "a an the on at in for of by is are was and or it its your my to be will date "
+        "time day dates times number amount total price cost"
+    )
 )
 # A value said after "from" starts a range; after "through", "until" or "to" it ends one.
 _STARTS = frozenset({"from", "starting", "beginning"})
 _ENDS = frozenset({"through", "thru", "until", "till", "to"})
-START_ROLE = frozenset("start in pickup departure outbound checkin leaving begin from".split())
-END_ROLE = frozenset("end out dropoff return inbound checkout until arrival".split())
+START_ROLE = frozenset(
+    ["start", "in", "pickup", "departure", "outbound", "checkin", "leaving", "begin", "from"]
+)
+END_ROLE = frozenset(["end", "out", "dropoff", "return", "inbound", "checkout", "until", "arrival"])
 # A count argument never holds money, whatever its name shares with an amount's pattern.
 _COUNTISH = re.compile(
     r"bag|number_of|num_|count|quantity|qty|travel|passeng|guest|people|person|seat|ticket|"
@@ -37,7 +47,7 @@ _COUNTISH = re.compile(
 def _role_set(parts: list[str]) -> set[str]:
     """Words and each adjacent pair run together ("drop off" and "dropoff")."""
     out = set(parts)
-    out.update(a + b for a, b in zip(parts, parts[1:], strict=False))
+    out.update(a + b for a, b in itertools.pairwise(parts))
     return out - _ROLELESS
 
 
@@ -214,6 +224,8 @@ def disagreements(
             folded = fold(value)
             if folded.strip() in _BOOLISH or not any(c.isalpha() for c in value):
                 continue
+            if _IDLIKE.match(value) or _PERSON.search(key.lower()):
+                continue  # an identifier or the caller's own name, not a thing said
             if folded not in spoken:
                 out.append(
                     {
@@ -263,7 +275,9 @@ def _role_keys(
     said = roles.get(id(entity))
     if not said:
         return []
-    hits = [(k, got) for k, got in keyed if key_words(k) & said]
+    shared = [len(key_words(k) & said) for k, _ in keyed]
+    best = max(shared)
+    hits = [kv for kv, n in zip(keyed, shared, strict=True) if best and n == best]
     return hits if 0 < len(hits) < len(keyed) else []
 
 

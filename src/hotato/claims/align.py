@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hotato.claims.catalog import STOP, Catalog, Tool, stem, words
+from hotato.claims.catalog import STOP, Catalog, Tool, stem, word_set, words
 from hotato.claims.pack import ClaimType, PackSet
 
 _WORD = re.compile(r"[a-z]+")
@@ -22,11 +22,14 @@ _WORD = re.compile(r"[a-z]+")
 _GENERIC = frozenset(
     stem(w)
     for w in (
-        "date time name number id location city amount day type price total place details "
-        "info user customer account status request value list item items start end count "
-        "confirm confirmation successful success done set all make made now just has been "
-        "have will would like thank thanks great okay sure please help anything else "
-        "need want today tomorrow also here there what which when where how".split()
+        word_set(
+            "date time name number id location city amount day type price total place "
+            "details info user customer account status request value list item items start "
+            "end count confirm confirmation successful success done set all make made now "
+            "just has been have will would like thank thanks great okay sure please help "
+            "anything else need want today tomorrow also here there what which when where "
+            "how"
+        )
     )
 )
 NAME_WEIGHT = 3  # a word of the tool's name counts three times a word of its description
@@ -91,8 +94,9 @@ def by_words(
 ) -> list[str]:
     """The mutating tools whose words the claim shares, best first: a word of the claim's own
     sentence counts twice one of the turns before it, a word of the tool's name three times one
-    of its description or arguments. A tool must share a word of its name with the claim or
-    the turns before it, or two words of its description. With `reads`, the reading tools
+    of its description or arguments. A tool must share a word with the claim's own sentence
+    (when it has words of its own), and a word of its name or two of its description with the
+    claim or the turns before it. With `reads`, the reading tools
     instead: which service the claim speaks of, when none of its actions ran."""
     own = terms(claim_text)
     before = terms(" ".join(context)) - own
@@ -101,7 +105,8 @@ def by_words(
         if may_act(tool, packs) == reads:
             continue
         score = _score(tool, own, before)
-        if score >= NAME_WEIGHT:
+        shares = not own or bool(own & tool.terms)  # the claim's own words must meet the tool
+        if score >= NAME_WEIGHT and shares:
             scored.append((-score, tool.name))
     scored.sort()
     if not scored:

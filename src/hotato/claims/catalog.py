@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -21,25 +22,38 @@ from hotato._documents import Document, load_document
 from hotato.model.errors import InputError
 from hotato.model.evidence import Trace
 
+
+def word_set(text: str) -> frozenset[str]:
+    """The words of a text, as a set: how the word lists below are written."""
+    return frozenset(text.split())
+
+
 # Verbs (and a few nouns) that name a read: the tool looks something up and changes nothing.
 READ_WORDS = frozenset(
-    "find search lookup look list check query fetch verify validate read view show describe "
-    "estimate quote preview calculate calc compute think retrieve count browse see locate track "
-    "status balance balances details detail info information availability available inquire "
-    "inquiry weather compare recommend suggest explore history lookup get_info faq policy "
-    "policies summary summarize summarise explain identify authenticate login lookup".split()
+    word_set(
+        "find search lookup look list check query fetch verify validate read view show "
+        "describe estimate quote preview calculate calc compute think retrieve count "
+        "browse see locate track status balance balances details detail info information "
+        "availability available inquire inquiry weather compare recommend suggest "
+        "explore history lookup get_info faq policy policies summary summarize summarise "
+        "explain identify authenticate login lookup"
+    )
 )
 # Verbs that name an action: the tool changes something in the world.
 ACT_WORDS = frozenset(
-    "book reserve buy purchase pay make create add update change modify cancel delete remove "
-    "send transfer schedule set play order submit file open issue refund charge share rsvp "
-    "request apply register sign subscribe unsubscribe place rent start stop reset assign post "
-    "write save edit move upgrade downgrade report plan return exchange call hold enroll block "
-    "unblock activate deactivate close dispatch escalate notify email text message reschedule "
-    "renew replace redeem credit debit withdraw deposit deliver ship lock unlock freeze approve "
-    "reject log record mark clear end launch accept decline invite reply forward upload grant "
-    "revoke enable disable turn switch put void terminate handoff reorder rebook confirm "
-    "dispute waive adjust increase decrease extend pause resume suspend".split()
+    word_set(
+        "book reserve buy purchase pay make create add update change modify cancel "
+        "delete remove send transfer schedule set play order submit file open issue "
+        "refund charge share rsvp request apply register sign subscribe unsubscribe "
+        "place rent start stop reset assign post write save edit move upgrade downgrade "
+        "report plan return exchange call hold enroll block unblock activate deactivate "
+        "close dispatch escalate notify email text message reschedule renew replace "
+        "redeem credit debit withdraw deposit deliver ship lock unlock freeze approve "
+        "reject log record mark clear end launch accept decline invite reply forward "
+        "upload grant revoke enable disable turn switch put void terminate handoff "
+        "reorder rebook confirm dispute waive adjust increase decrease extend pause "
+        "resume suspend"
+    )
 )
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _WORD = re.compile(r"[a-z]+")
@@ -88,9 +102,11 @@ class Catalog:
 
 
 STOP = frozenset(
-    "the and for you your with from that this into onto are was were has have had will can "
-    "our their its his her not any all get given particular selected certain user users "
-    "specified optionally other attributes based new one".split()
+    word_set(
+        "the and for you your with from that this into onto are was were has have had "
+        "will can our their its his her not any all get given particular selected "
+        "certain user users specified optionally other attributes based new one"
+    )
 )
 
 
@@ -116,7 +132,7 @@ def classify(name: str, description: str) -> tuple[bool | None, str]:
     reads = [w for w in named if w in READ_WORDS]
     acts = [w for w in named if w in ACT_WORDS]
     if named and named[0] in _AMBIGUOUS:  # "get_order" reads, "GetRide" calls a taxi
-        reads = acts = []
+        acts = []
     if reads and not acts:
         return False, f"its name holds the read {reads[0]!r}"
     if acts and not reads:
@@ -219,9 +235,14 @@ def catalog_from_document(doc: Document) -> Catalog:
     return Catalog(tools, doc.file)
 
 
+@lru_cache(maxsize=32)
+def _load(path: str) -> Catalog:
+    return catalog_from_document(load_document(Path(path), "tool catalog"))
+
+
 def load_catalog(path: str | Path) -> Catalog:
     """The agent's tool catalog from a file (JSON or YAML); every problem located, exit 2."""
-    return catalog_from_document(load_document(Path(path), "tool catalog"))
+    return _load(str(path))
 
 
 def catalog_from_trace(trace: Trace | None, known: Catalog | None = None) -> Catalog:

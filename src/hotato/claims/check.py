@@ -142,9 +142,7 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
         own.setdefault(kind, entities)
     recent = " ".join(turns[i].text for i in range(last, claim.turn + 1))
     earlier = tuple(fold(turns[i].text) for i in readbacks[:-1])
-    return Said(
-        own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text), roles
-    )
+    return Said(own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text), roles)
 
 
 def _verdict(
@@ -441,8 +439,7 @@ class Grader:
         if not acted:
             return _verdict(
                 Status.FAIL,
-                f"claimed, but no tool that changes anything had succeeded by t_{claim.turn}"
-                f"{tail}",
+                f"claimed, but no tool that changes anything had succeeded by t_{claim.turn}{tail}",
                 [],
                 details,
             )

@@ -12,6 +12,7 @@ upper-cased, without spaces or dashes.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 
@@ -402,10 +403,28 @@ def _loose_pairs(rw: Rewritten) -> list[tuple[int, int, Entity]]:
     return out
 
 
+class _Taken:
+    """Disjoint character ranges already read as an entity, sorted: whether a new range
+    overlaps one is a binary search, so a long turn is read in linear-logarithmic time."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, s: int, e: int) -> bool:
+        i = bisect.bisect_left(self.starts, e) - 1
+        return i >= 0 and self.ends[i] > s
+
+    def add(self, s: int, e: int) -> None:
+        i = bisect.bisect_left(self.starts, s)
+        self.starts.insert(i, s)
+        self.ends.insert(i, e)
+
+
 def extract_entities(text: str, rw: Rewritten | None = None) -> list[Entity]:
     """Every entity stated in `text`, in the order they were said."""
     rw = rw if rw is not None else rewrite(text)
-    taken: list[tuple[int, int]] = []
+    taken = _Taken()
     found: list[Entity] = []
     digits = any(c.isdigit() for c in rw.text)
     for (pattern, build), needs_digit in zip(PATTERNS, _NEEDS_DIGIT, strict=True):
@@ -413,16 +432,16 @@ def extract_entities(text: str, rw: Rewritten | None = None) -> list[Entity]:
             continue
         for m in pattern.finditer(rw.text):
             s, e = m.start(), m.end()
-            if any(s < b and a < e for a, b in taken):
+            if taken.overlaps(s, e):
                 continue
             entity = build(m, rw)
             if entity is None:
                 continue
-            taken.append((s, e))
+            taken.add(s, e)
             found.append(entity)
     for s, e, entity in _loose_pairs(rw) if digits else ():
-        if not any(s < b and a < e for a, b in taken):
-            taken.append((s, e))
+        if not taken.overlaps(s, e):
+            taken.add(s, e)
             found.append(entity)
     found.sort(key=lambda x: x.span)
     return found

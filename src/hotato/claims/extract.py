@@ -4,6 +4,7 @@ turn, up to the next claim) states. Deterministic: same turns, same packs, same 
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -49,6 +50,9 @@ _READBACK = re.compile(
     r"confirm|read and confirm|go over)(?: and (?:verify|confirm))? (?:the |these |this |your )?"
     r"(?:following|details|information|info|order details|booking details)\b"
 )
+# Markdown emphasis and code marks an LLM agent writes ("has been **cancelled**"): read
+# without them.
+_MARKUP = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)|`+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -67,9 +71,9 @@ def _ends(text: str) -> list[int]:
     out = []
     for m in _END.finditer(text):
         if m.group() == "." or set(m.group()) == {"."}:
-            word = _BEFORE.search(text, 0, m.start())
+            word = _BEFORE.search(text, max(0, m.start() - 64), m.start())
             token = word.group(1).lower() if word else ""
-            after = text[m.end() :].lstrip()[:1]
+            after = text[m.end() : m.end() + 64].lstrip()[:1]
             if token in _TITLES or (token in _TIMES and after.islower()):
                 continue
         out.append(m.end())
@@ -168,7 +172,7 @@ def claims_in_turn(
     intro_at = -1
     for s, e, sentence in spans:
         opens[s] = sentence
-        data = _PREAMBLE.sub(" ", folded[s:e].lower()).encode("utf-8")
+        data = _PREAMBLE.sub(" ", _MARKUP.sub("", folded[s:e].lower())).encode("utf-8")
         if packs.confirm is not None and packs.confirm.search(data):
             confirm_at = s
         if intro_at < 0 and _READBACK.search(folded[s:e].lower()):
@@ -196,13 +200,14 @@ def claims_in_turn(
     entities = extract_entities(folded, rewrite(folded))
     out = []
     starts = sorted({span[0] for span, _, _ in found})
+    at = [x.span[0] for x in entities]  # entities come in text order
     for (s, e), ctype, polarity in found:
-        later = [x for x in starts if x > s]
-        stop = later[0] if later else len(text)
-        earlier = [x for x in starts if x < s]
+        i = bisect.bisect_right(starts, s)
+        stop = starts[i] if i < len(starts) else len(text)
+        j = bisect.bisect_left(starts, s)
         # from the start of its sentence (after any claim before it) to the next claim
-        begin = max(opens[s], earlier[-1] + 1 if earlier else 0)
-        stated = [x for x in entities if begin <= x.span[0] < stop]
+        begin = max(opens[s], starts[j - 1] + 1 if j else 0)
+        stated = entities[bisect.bisect_left(at, begin) : bisect.bisect_left(at, stop)]
         if polarity == "done" and (confirm_at >= s or 0 <= intro_at < s):
             polarity = "negated"  # read back for the caller to confirm, not yet done
         out.append(

@@ -69,6 +69,14 @@ def extract_cmd(transcript: str, packs: tuple[str, ...], fmt: str) -> None:
 )
 @packs_option
 @click.option(
+    "--tools",
+    "tools",
+    metavar="FILE",
+    help="The agent's tool catalog (OpenAI / JSON-Schema function definitions, an MCP tools "
+    "list, a Vapi assistant's tools, Pipecat or LiveKit function schemas). Claims are aligned "
+    "with its tools; without it, with the tools the trace shows.",
+)
+@click.option(
     "--type",
     "types",
     multiple=True,
@@ -96,6 +104,7 @@ def check_cmd(
     trace_format: str,
     state: str | None,
     packs: tuple[str, ...],
+    tools: str | None,
     types: tuple[str, ...],
     promises: bool,
     inconclusive_policy: str,
@@ -104,8 +113,9 @@ def check_cmd(
     """Grade each claim against the record. PASS: a matching action ran and succeeded with
     the values that were said. FAIL: the trace was read and no such action succeeded, or it
     ran with other values, or a claimed failure contradicts a success. INCONCLUSIVE: the
-    evidence that would settle it was not supplied. Negated claims (and promises, without
-    --promises) are listed and not graded.
+    evidence that would settle it was not supplied, or the claim cannot be aligned with any
+    tool of the catalog (--tools, else the trace's tools) while other actions ran. Negated
+    claims (and promises, without --promises) are listed and not graded.
 
     \b
     Exit codes: 0 no FAIL; 1 a claim FAILs (or an INCONCLUSIVE under --inconclusive-policy
@@ -114,6 +124,7 @@ def check_cmd(
     \b
     Example:
       hotato claims check --transcript turns.json --trace call.jsonl --format json
+      hotato claims check --transcript turns.json --trace call.jsonl --tools tools.json
     """
     from hotato.model.status import Policy
     from hotato.report import claims_out
@@ -128,6 +139,7 @@ def check_cmd(
         promises,
         Policy(inconclusive_policy),
         trace_format,
+        tools,
     )
     results, totals, code = graded.results, graded.summary, graded.exit_code
     if fmt == "json":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from hotato.claims import Options, check_claims, load_packs, summary
+from hotato.claims.catalog import load_catalog
 from hotato.kinds._base import Evidence, Spec, kind
 from hotato.model.errors import InputError
 from hotato.model.results import Verdict
@@ -19,16 +20,19 @@ class Claims(Spec, tag="claims", frozen=True):
     (the bundled `core` pack, plus `packs`: bundled names or pack files) and grades each one
     against the trace and, where a pack's type asks, the system of record. `types` limits the
     claim types graded; `polarity` the polarities (default `done` and `failed`; add `promised`
-    to require that promised actions follow later in the call). Negated and hypothetical
-    claims are never graded. `details.claims` lists every claim with its status and reason.
+    to require that promised actions follow later in the call); `tools` the agent's tool
+    catalog file (claims are aligned with its tools; without it, with the tools the trace
+    shows). Negated and hypothetical claims are never graded. `details.claims` lists every
+    claim with its status and reason.
 
     Passes when every graded claim is backed: a matching tool span succeeded with the values
     that were said (and the state agrees where the pack asks), or a claimed failure matches a
     failed or absent action; with no claim found, passes vacuously.
     Fails when any claim's action never ran or failed, ran with other values, or a claimed
     failure contradicts a success.
-    Inconclusive when no claim fails and one cannot be settled: no transcript, no trace, or
-    no state for a type that asks the system of record.
+    Inconclusive when no claim fails and one cannot be settled: no transcript, no trace, no
+    state for a type that asks the system of record, or a claim that no tool of the catalog
+    answers to while other actions ran.
 
     Example:
         - id: said-equals-done
@@ -40,6 +44,7 @@ class Claims(Spec, tag="claims", frozen=True):
     types: tuple[str, ...] | None = None
     polarity: tuple[GradedPolarity, ...] = ("done", "failed")
     packs: tuple[str, ...] = ()
+    tools: str | None = None  # the agent's tool catalog file; else the trace's tools
 
 
 def _validate(spec: Claims) -> list[str]:
@@ -55,6 +60,11 @@ def _validate(spec: Claims) -> list[str]:
     ]
     if not spec.polarity:
         problems.append("'polarity' needs at least one of done, failed, promised")
+    if spec.tools is not None:
+        try:
+            load_catalog(spec.tools)
+        except InputError as exc:
+            problems += [f"tools: {p}" for p in exc.problems]
     return problems
 
 
@@ -72,7 +82,8 @@ def check(spec: Claims, ev: Evidence) -> Verdict:
         )
     packs = load_packs(spec.packs)
     wanted = set(spec.types) if spec.types is not None else None
-    options = Options(promises="promised" in spec.polarity)
+    catalog = load_catalog(spec.tools) if spec.tools is not None else None
+    options = Options(promises="promised" in spec.polarity, catalog=catalog)
     results = [  # every claim is graded in order (a read-back shapes the next claim), then kept
         r
         for r in check_claims(ev.transcript, ev.trace, packs, ev.state, options)

@@ -45,10 +45,13 @@ def grade_claims(
     promises: bool = False,
     policy: Policy = Policy.REPORT,
     trace_format: str = "auto",
+    tools: str | None = None,
 ) -> ClaimsGraded:
     """Every claim of one call graded against its trace (and state, where a pack asks).
     `types` keeps only those claim types in the results; every claim is still graded in
-    order, since a read-back shapes the claim after it."""
+    order, since a read-back shapes the claim after it. `tools`: the agent's tool catalog
+    file; without it, claims are aligned with the tools the trace shows."""
+    from hotato.claims.catalog import load_catalog
     from hotato.engine.sources import open_sources
     from hotato.report.claims_out import exit_for
 
@@ -57,10 +60,11 @@ def grade_claims(
     if unknown:
         known = ", ".join(sorted(pack_set.by_name))
         raise UsageError.one(f"unknown claim type(s) {', '.join(unknown)} (known: {known})")
+    catalog = load_catalog(tools) if tools is not None else None
     sources = open_sources(trace, transcript, state, None, trace_format)
     assert sources.transcript is not None
     results = check_claims(
-        sources.transcript, sources.trace, pack_set, sources.state, Options(promises)
+        sources.transcript, sources.trace, pack_set, sources.state, Options(promises, catalog)
     )
     if types:
         results = [r for r in results if r.type in types]

@@ -1,0 +1,249 @@
+"""The tool catalog: every shape a team's tool definitions come in, how each tool is classed,
+and how claims are aligned with the tools that can back them."""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.claims.corpus import _span
+from tests.conftest import hotato
+
+from hotato.claims import Options, check_claims, extract, load_packs
+from hotato.claims.catalog import classify, load_catalog
+from hotato.model.errors import InputError
+from hotato.model.evidence import Trace, Transcript, Turn
+from hotato.model.status import Status
+
+PARAMS = {"type": "object", "properties": {"booking_ref": {"type": "string"}}}
+FUNCTION = {"name": "cancel_booking", "parameters": PARAMS}
+WRAPPED = {"type": "function", "function": FUNCTION}
+MCP = {"name": "cancel_booking", "inputSchema": PARAMS}
+PIPECAT = {
+    "name": "cancel_booking",
+    "description": "Cancel a booking.",
+    "properties": {"booking_ref": {"type": "string"}},
+    "required": ["booking_ref"],
+}
+SHAPES: dict[str, Any] = {
+    "openai list": [WRAPPED],
+    "bare list": [{**FUNCTION, "description": "Cancel a booking."}],
+    "mcp tools/list": {"tools": [MCP]},
+    "mcp json-rpc": {"jsonrpc": "2.0", "id": 1, "result": {"tools": [MCP]}},
+    "vapi assistant": {"name": "desk", "model": {"provider": "openai", "tools": [WRAPPED]}},
+    "pipecat tools schema": {"standard_tools": [PIPECAT]},
+    "openai responses": {"tools": [{"type": "function", **FUNCTION}]},
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_every_catalog_shape_is_read(tmp_path: Path, shape: str) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(SHAPES[shape]), encoding="utf-8")
+    tool = load_catalog(path).tools["cancel_booking"]
+    assert tool.mutating is True
+    assert tool.params == ("booking_ref",)
+
+
+CLASSED = [
+    ("book_reservation", "", True),
+    ("cancel_reservation", "", True),
+    ("update_reservation_baggages", "", True),
+    ("send_certificate", "", True),
+    ("transfer_to_human_agents", "", True),
+    ("get_reservation_details", "", False),
+    ("get_user_details", "", False),
+    ("search_direct_flight", "", False),
+    ("list_all_airports", "", False),
+    ("calculate", "", False),
+    ("think", "", False),
+    ("party_plan", "", True),
+    ("apartment_schedule", "", True),
+    ("ride_change", "", True),
+    ("ride_status", "", False),
+    ("apartment_search", "", False),
+    ("bank_balance", "", False),
+    ("GetRide", "Call a taxi to head to a given destination", True),
+    ("GetEventDates", "Get dates on which a given event is taking place", False),
+    ("GetCarsAvailable", "See available cars for rental", False),
+    ("get_order", "", None),
+    ("trip_directions", "", None),
+]
+
+
+@pytest.mark.parametrize(("name", "description", "mutating"), CLASSED)
+def test_a_tool_is_classed_by_its_name_then_its_description(
+    name: str, description: str, mutating: bool | None
+) -> None:
+    assert classify(name, description)[0] is mutating
+
+
+def test_a_declaration_wins_over_the_name(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text(
+        json.dumps(
+            {
+                "tools": [
+                    {"name": "book_lookup", "annotations": {"readOnlyHint": False}},
+                    {"name": "create_report", "x-hotato-mutating": False},
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
+    tools = load_catalog(path).tools
+    assert tools["book_lookup"].mutating is True
+    assert tools["create_report"].mutating is False
+
+
+@pytest.mark.parametrize(
+    ("doc", "where"),
+    [({"nothing": 1}, "not a tool catalog"), ([{"description": "no name"}], "needs a 'name'")],
+)
+def test_a_bad_catalog_is_refused_with_its_place(tmp_path: Path, doc: Any, where: str) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_catalog(path)
+    assert where in str(err.value.problems[0])
+
+
+def _call(turns: list[tuple[str, str]], spans: list[dict[str, Any]]) -> tuple[Transcript, Trace]:
+    transcript = Transcript(
+        [
+            Turn(index=i, role=r, text=t, start=float(i), end=float(i + 1))
+            for i, (r, t) in enumerate(turns)
+        ]
+    )
+    return transcript, Trace(meta={}, spans=[_span(s, i) for i, s in enumerate(spans)])
+
+
+def _grade(
+    turns: list[tuple[str, str]], spans: list[dict[str, Any]], catalog: Any = None
+) -> list[Any]:
+    transcript, trace = _call(turns, spans)
+    return [
+        (r.type, r.status)
+        for r in check_claims(transcript, trace, load_packs(), options=Options(catalog=catalog))
+        if r.graded
+    ]
+
+
+def test_a_booking_backs_the_payment_it_took() -> None:
+    turns = [
+        ("caller", "Book it."),
+        ("agent", "Your flight is booked and the payment of $412 has been processed."),
+    ]
+    spans = [
+        {
+            "at": 1,
+            "name": "book_reservation",
+            "arguments": {"payment_methods": [{"payment_id": "card_1", "amount": 412}]},
+        }
+    ]
+    assert _grade(turns, spans) == [("booking_made", Status.PASS), ("payment_taken", Status.PASS)]
+
+
+def test_a_nested_payment_amount_that_differs_fails() -> None:
+    turns = [
+        ("caller", "Book it."),
+        ("agent", "Your flight is booked and the payment of $412 has been processed."),
+    ]
+    spans = [
+        {
+            "at": 1,
+            "name": "book_reservation",
+            "arguments": {"payment_methods": [{"payment_id": "card_1", "amount": 214}]},
+        }
+    ]
+    assert ("payment_taken", Status.FAIL) in _grade(turns, spans)
+
+
+def test_a_claim_no_tool_answers_to_is_inconclusive_when_other_actions_ran() -> None:
+    turns = [
+        ("caller", "Plan my party."),
+        ("agent", "Your party is all set for Saturday. I have also emailed you the receipt."),
+    ]
+    spans = [{"at": 1, "name": "party_plan", "arguments": {"day": "saturday"}}]
+    graded = _grade(turns, spans)
+    assert ("message_sent", Status.INCONCLUSIVE) in graded
+
+
+def test_a_claim_aligned_by_words_with_an_unseen_tool_passes() -> None:
+    turns = [("caller", "RSVP yes for me."), ("agent", "Your RSVP has been submitted.")]
+    spans = [{"at": 1, "name": "party_rsvp", "arguments": {"answer": "yes"}}]
+    assert _grade(turns, spans) == [("action", Status.PASS)]
+
+
+def test_a_done_claim_where_only_reads_ran_fails() -> None:
+    turns = [("caller", "Book a table."), ("agent", "Your table is booked.")]
+    spans = [{"at": 1, "name": "FindRestaurants", "arguments": {"city": "Oslo"}}]
+    assert _grade(turns, spans) == [("booking_made", Status.FAIL)]
+
+
+def test_reading_is_not_doing() -> None:
+    found = extract(
+        [Turn(index=0, role="agent", text="I have retrieved your reservation details.")],
+        load_packs(),
+    )
+    assert [c.polarity for c in found] == ["negated"]
+
+
+def test_a_check_out_date_is_compared_with_the_check_out_argument() -> None:
+    turns = [
+        ("agent", "Please confirm: check in on March 10th and check out on March 14th?"),
+        ("caller", "Yes."),
+        ("agent", "Your hotel is booked."),
+    ]
+    spans = [
+        {
+            "at": 2,
+            "name": "ReserveHotel",
+            "arguments": {"check_in_date": "2019-03-10", "check_out_date": "2019-03-15"},
+        }
+    ]
+    assert _grade(turns, spans) == [("booking_made", Status.FAIL)]
+    spans[0]["arguments"]["check_out_date"] = "2019-03-14"  # type: ignore[index]
+    assert _grade(turns, spans) == [("booking_made", Status.PASS)]
+
+
+def test_claims_check_reads_a_catalog_and_refuses_a_bad_one(tmp_path: Path) -> None:
+    (tmp_path / "t.json").write_text(
+        json.dumps(
+            [
+                {"role": "caller", "text": "Book it."},
+                {"role": "agent", "text": "Your table is booked."},
+            ]
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "r.jsonl").write_text(
+        '{"_meta": true, "schema": "hotato.voice_trace.v1", "call_id": "c"}\n'
+        '{"type": "tool_call", "name": "play_song", "time_sec": 1}\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "tools.json").write_text(
+        json.dumps([{"name": "ReserveRestaurant"}, {"name": "play_song"}]), encoding="utf-8"
+    )
+    args = ["claims", "check", "--transcript", "t.json", "--trace", "r.jsonl"]
+    ran = hotato(*args, "--tools", "tools.json", cwd=tmp_path)
+    assert ran.code == 1
+    assert "the catalog's ReserveRestaurant never ran" in ran.out
+    (tmp_path / "bad.json").write_text('{"x": 1}', encoding="utf-8")
+    ran = hotato(*args, "--tools", "bad.json", cwd=tmp_path)
+    assert ran.code == 2
+    assert "bad.json" in ran.err and "not a tool catalog" in ran.err
+
+
+@pytest.mark.slow
+def test_a_megabyte_turn_is_read_in_linear_time() -> None:
+    text = "I booked it for you on March 3rd at 7 pm. Dr. Smith said ok. " * 17_000
+    signal.alarm(120)  # quadratic reading took hours at this size
+    try:
+        found = extract([Turn(index=0, role="agent", text=text)], load_packs())
+    finally:
+        signal.alarm(0)
+    assert len(found) == 17_000
