@@ -439,7 +439,8 @@ class Grader:
         if not acted:
             return _verdict(
                 Status.FAIL,
-                f"claimed, but no tool that changes anything had succeeded by t_{claim.turn}{tail}",
+                f"claimed, but no {ctype.name} action ran: no tool that changes anything had "
+                f"succeeded by t_{claim.turn}{tail}",
                 [],
                 details,
             )
