@@ -227,6 +227,16 @@ def score_turns(turns: list[LabelledTurn], packs: PackSet) -> Scores:
     return scores
 
 
+def _as_gold(kind: str, polarity: str, gold: set[tuple[str, str]]) -> tuple[str, str]:
+    """A claim of the generic `action` type names no type of its own: it counts as the
+    labelled claim of its turn with the same polarity, when there is one."""
+    if kind == "action":
+        same = sorted(t for t, p in gold if p == polarity)
+        if same:
+            return same[0], polarity
+    return kind, polarity
+
+
 def score_dev_claims(calls: list[LabelledCall], packs: PackSet, typed: bool = True) -> Scores:
     """done/failed detection per agent turn; `typed` False scores the polarity alone."""
     scores = Scores()
@@ -241,7 +251,9 @@ def score_dev_claims(calls: list[LabelledCall], packs: PackSet, typed: bool = Tr
             if i in call.skip:
                 continue
             text = call.transcript.turns[i].text
-            scores.add(by_turn.get(i, set()), call.gold.get(i, set()), f"{call.id} t{i}: {text}")
+            gold = call.gold.get(i, set())
+            got = {_as_gold(kind, pol, gold) for kind, pol in by_turn.get(i, set())}
+            scores.add(got, gold, f"{call.id} t{i}: {text}")
     return scores
 
 

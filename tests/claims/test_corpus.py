@@ -90,6 +90,6 @@ def test_llm_agent_calls_floor() -> None:
     calls = read_calls(HERE / "calls_agents.yaml")
     packs = load_packs()
     precision, recall = score_dev_claims(calls, packs, typed=False).overall()
-    assert precision >= 0.93 and recall >= 0.88
+    assert precision >= 0.93 and recall >= 0.93
     lies = score_calls(calls, packs)
-    assert lies.caught_rate >= 0.70 and lies.false_alarm_rate <= 0.03, lies.wrong
+    assert lies.caught_rate >= 0.90 and lies.false_alarm_rate <= 0.03, lies.wrong

@@ -217,6 +217,8 @@ def disagreements(
                 "executed": show(kind, got),
             }
         )
+    if "id" not in ctype.agree:
+        out.extend(_by_shape(said.get("id", []), args))
     if ctype.names is not None:
         for key, value in args:
             if not isinstance(value, str) or not ctype.names.search(key.lower().encode()):
@@ -301,6 +303,29 @@ def _by_role(
             out.append(
                 {"argument": key, "kind": kind, "said": [e.text], "executed": show(kind, got)}
             )
+    return out
+
+
+def _shape(value: str) -> str:
+    return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", value))
+
+
+def _by_shape(stated: list[Entity], args: list[tuple[str, Any]]) -> list[dict[str, Any]]:
+    """Codes said (a flight HAT318, a booking ZT4M8C) against the arguments holding codes of the
+    same shape: when some do and none is one that was said, the code disagrees."""
+    out = []
+    said = {str(e.value): e for e in stated}
+    shapes = {_shape(v) for v in said}
+    for shape in sorted(shapes):
+        held = [
+            (k, v.upper())
+            for k, v in args
+            if isinstance(v, str) and _shape(v.upper()) == shape and v.upper() == v
+        ]
+        if held and not any(v in said for _, v in held):
+            key, value = held[0]
+            texts = [e.text for v, e in said.items() if _shape(v) == shape]
+            out.append({"argument": key, "kind": "id", "said": texts, "executed": value})
     return out
 
 

@@ -28,7 +28,8 @@ _TIMES = frozenset({"a.m", "p.m", "a", "p", "etc", "e.g", "i.e"})
 # question that speech-to-text left unpunctuated ("... booked is there anything else").
 _TURN = re.compile(
     r",\s*(?=(?:but|however|if|although|though|unless|except|no|yes|shall|should|can|may|would|"
-    r"is there|anything)\b)"
+    r"is there|anything)\b(?!\s*\d))"
+    r"|,\s*and\s+(?=\W*[$£€])"
     r"|(?:,\s*(?:and |so |but |then )?|\s+(?:and|so|but|then)\s+)"
     r"(?=(?:you|it|they|we|i|that|this|there|he|she|your)\b(?!-))"
     r"|,?\s+(?:and|so|but|then)\s+(?=the\b)"

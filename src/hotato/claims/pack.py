@@ -76,6 +76,7 @@ class PackSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     read_only_tools: str | None = None
     confirm: str | None = None
     bare: str | None = None
+    agree: dict[str, str] = {}  # for every type of the pack, where its own `agree` is silent
 
 
 @dataclass(frozen=True)
@@ -285,7 +286,9 @@ def _compile(doc: Document, digest: str) -> Pack:
                 tools=pattern(t.tools, f"{at}.tools") if t.tools else None,
                 spans=frozenset(t.spans),
                 overrides=frozenset(t.overrides),
-                agree={k: pattern(v, f"{at}.agree.{k}") for k, v in t.agree.items()},
+                agree={
+                    k: pattern(v, f"{at}.agree.{k}") for k, v in {**spec.agree, **t.agree}.items()
+                },
                 names=pattern(t.names, f"{at}.names") if t.names else None,
                 state=t.state,
                 after_claim=t.after_claim,
