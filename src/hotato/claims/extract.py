@@ -51,6 +51,8 @@ _READBACK = re.compile(
     r"confirm|read and confirm|go over)(?: and (?:verify|confirm))? (?:the |these |this |your )?"
     r"(?:following|details|information|info|order details|booking details)\b"
 )
+# "I was able to confirm that reservation": it is confirmed, not a request to confirm.
+_CONFIRMED = re.compile(r"\b(?:i|we) (?:was|were|have been|'ve been|am|are) able to confirm\b")
 # Markdown emphasis and code marks an LLM agent writes ("has been **cancelled**"): read
 # without them.
 _MARKUP = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)|`+")
@@ -173,7 +175,8 @@ def claims_in_turn(
     intro_at = -1
     for s, e, sentence in spans:
         opens[s] = sentence
-        data = _PREAMBLE.sub(" ", _MARKUP.sub("", folded[s:e].lower())).encode("utf-8")
+        plain = _MARKUP.sub("", folded[s:e].lower())
+        data = _PREAMBLE.sub(" ", _CONFIRMED.sub("confirmed", plain)).encode("utf-8")
         if packs.confirm is not None and packs.confirm.search(data):
             confirm_at = s
         if intro_at < 0 and _READBACK.search(folded[s:e].lower()):
@@ -189,12 +192,15 @@ def claims_in_turn(
                 spoken.insert(0, ctype.name)
         if not hits and packs.bare is not None and packs.bare.search(data):
             context = [*spoken, *recent]
-            if context:
-                ctype = packs.by_name[context[0]]
+            generic = next((t for t in packs.types if t.align), None)
+            if context or generic is not None:  # no action named before: the catalog decides
+                ctype = packs.by_name[context[0]] if context else generic  # type: ignore[assignment]
+                assert ctype is not None
                 polarity = polarity_of(ctype, data, packs, _own_cues(ctype, data))
                 bare.append(((s, e), ctype, polarity or "done"))  # it says only: done
     named = {ctype.name for _, ctype, _ in found}
-    found += [b for b in bare if b[1].name not in named]  # "Done, I've issued it": one claim
+    # "Done, I've issued it": one claim; a bare "All done" naming nothing joins no named claim
+    found += [b for b in bare if b[1].name not in named and not (b[1].align and named)]
     found.sort(key=lambda f: f[0])
     if not found:
         return [], spoken
