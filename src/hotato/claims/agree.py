@@ -18,9 +18,9 @@ _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap]\.?m\.?)?$", re.IGNOR
 _NUMBER = re.compile(r"^[$£€]?\s*(-?\d+(?:,\d{3})*(?:\.\d+)?)$")
 _FOLD = re.compile(r"[^a-z0-9]+")
 _BOOLISH = {"true", "false", "yes", "no", "none", "null", ""}
-_IDLIKE = re.compile(r"^[A-Za-z0-9]*(?:[_\d][A-Za-z0-9]*)+$")  # lucca_sf, usr42, card_1
+_IDLIKE = re.compile(r"^[\w.@+-]*[_\d.@][\w.@+-]*$")  # lucca_sf, usr42, card_1, p.nair
 _PERSON = re.compile(
-    r"(?:^|[.])(?:first_|last_|full_|customer_|user_|guest_|caller_|passenger_)?name$"
+    r"(?:^|[.])(?:first_?|last_?|full_?|customer_?|user_?|guest_?|caller_?|passenger_?)?name$"
 )
 _KEY_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 # Words that say nothing of an argument's role: "on March 5th", "the date".
@@ -306,6 +306,32 @@ def _by_role(
     return out
 
 
+_WORDY = re.compile(r"^(?!(?:true|false|yes|no|none|null)$)[A-Za-z][A-Za-z -]*$", re.IGNORECASE)
+
+
+def by_enum(
+    enums: Sequence[tuple[str, tuple[str, ...]]], arguments: Any, context: str
+) -> list[dict[str, Any]]:
+    """An argument the catalog lists the values of ("priority": low, medium, high) that ran
+    with one value while the claim (or the read-back before it) named another of them and not
+    that one. `context` is folded (see `fold`)."""
+    out = []
+    args = list(flat_args(arguments))
+    for name, values in enums:
+        leaf = name.replace(".", "[].")
+        for key, value in args:
+            if not isinstance(value, str) or value not in values:
+                continue
+            if key != name and key != leaf and not key.endswith("." + name.split(".")[-1]):
+                continue
+            if not _WORDY.match(value):
+                continue  # a number or a flag is compared by its kind, not as a word
+            said = [v for v in values if v != value and _WORDY.match(v) and fold(v) in context]
+            if said and fold(value) not in context:
+                out.append({"argument": key, "kind": "choice", "said": said, "executed": value})
+    return out
+
+
 def _shape(value: str) -> str:
     return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", value))
 
@@ -364,6 +390,8 @@ def replaced_in(value: str, earlier: Sequence[str], last: str, width: int = 2) -
 
 
 def describe(ctype: ClaimType, mismatch: dict[str, Any]) -> str:
+    if mismatch["kind"] == "result":
+        return f"its {mismatch['argument']} is false"
     if mismatch["kind"] == "name" and not mismatch["said"]:
         return f"{mismatch['argument']}={mismatch['executed']!r} {mismatch['note']}"
     said = " or ".join(repr(s) for s in mismatch["said"])

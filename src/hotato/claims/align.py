@@ -28,7 +28,9 @@ _GENERIC = frozenset(
             "end count confirm confirmation successful success done set all make made now "
             "just has been have will would like thank thanks great okay sure please help "
             "anything else need want today tomorrow also here there what which when where "
-            "how"
+            "how monday tuesday wednesday thursday friday saturday sunday january february "
+            "march april may june july august september october november december morning "
+            "afternoon evening night week month year next last instead"
         )
     )
 )

@@ -75,6 +75,7 @@ class Tool:
     params: tuple[str, ...] = ()  # argument names, nested ones dotted
     mutating: bool | None = None  # None: the name, description and declaration do not tell
     why: str = ""  # how it was classed
+    enums: tuple[tuple[str, tuple[str, ...]], ...] = ()  # argument -> the values it may take
 
     @property
     def terms(self) -> frozenset[str]:
@@ -110,16 +111,39 @@ STOP = frozenset(
 )
 
 
+# Verbs that name the same action, each to one word: "moved to Wednesday" meets
+# `appointment_reschedule`, "lodged a complaint" meets `create_ticket`.
+_SAME_ACTION = {
+    word: head
+    for head, group in (
+        ("chang", "move moved moving reschedule rescheduled shift shifted switch switched "
+         "update updated modify modified rebook rebooked change changed amend amended edit"),
+        ("book", "book booked reserve reserved schedule scheduled"),
+        ("cancel", "cancel cancelled canceled void voided terminate terminated"),
+        ("send", "send sent email emailed text texted message messaged notify notified"),
+        ("pay", "pay paid charge charged bill billed"),
+        ("refund", "refund refunded reimburse reimbursed"),
+        ("creat", "create created open opened file filed log logged lodge lodged submit "
+         "submitted raise raised"),
+        ("remov", "remove removed delete deleted drop dropped"),
+        ("add", "add added attach attached include included"),
+    )
+    for word in group.split()
+}  # fmt: skip
+
+
 def stem(word: str) -> str:
     """A crude stem, enough to meet "booked", "booking" and "book", "reservation" and
-    "reserve": strips a few English endings."""
+    "reserve": strips a few English endings; verbs that name the same action meet too."""
+    if word in _SAME_ACTION:
+        return _SAME_ACTION[word]
     for end in ("ations", "ation", "ings", "ing", "ed", "es", "s"):
         if word.endswith(end) and len(word) - len(end) >= 3:
             word = word[: -len(end)]
             break
     if word.endswith("e") and len(word) > 4:
         word = word[:-1]
-    return word
+    return _SAME_ACTION.get(word, word)
 
 
 def classify(name: str, description: str) -> tuple[bool | None, str]:
@@ -139,10 +163,14 @@ def classify(name: str, description: str) -> tuple[bool | None, str]:
         return True, f"its name holds the action {acts[0]!r}"
     lead = _WORD.findall(description.lower())[:3]
     for w in lead:
+        if w in ("return", "returns", "gets", "lists", "shows"):  # "Returns the members of ..."
+            return False, f"its description starts with the read {w!r}"
         if w in ACT_WORDS:
             return True, f"its description starts with the action {w!r}"
         if w in READ_WORDS or w == "get":
             return False, f"its description starts with the read {w!r}"
+    if named and named[0] == "get" and description:
+        return False, "its name starts with 'get' and its description names no action"
     return None, "neither its name nor its description names an action or a read"
 
 
@@ -169,6 +197,23 @@ def _params(schema: Any, prefix: str = "", depth: int = 0) -> Iterator[str]:
         yield from _params(sub, f"{prefix}{key}.", depth + 1)
 
 
+def _enums(schema: Any, prefix: str = "", depth: int = 0) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """The arguments whose schema lists the string values they may take (`enum`)."""
+    if not isinstance(schema, dict) or depth > 4:
+        return
+    values = schema.get("enum")
+    if prefix and isinstance(values, list) and len(values) > 1:
+        strings = tuple(v for v in values if isinstance(v, str))
+        if len(strings) == len(values):
+            yield prefix.rstrip("."), strings
+    if isinstance(schema.get("items"), dict):
+        yield from _enums(schema["items"], prefix, depth + 1)
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        for key, sub in props.items():
+            yield from _enums(sub, f"{prefix}{key}.", depth + 1)
+
+
 def _tool(item: dict[str, Any]) -> Tool | None:
     """One definition in any of the shapes a catalog holds, or None when it names no tool."""
     inner = item.get("function") if isinstance(item.get("function"), dict) else item
@@ -182,11 +227,12 @@ def _tool(item: dict[str, Any]) -> Tool | None:
     if schema is None and isinstance(inner.get("properties"), dict):  # Pipecat FunctionSchema
         schema = {"properties": inner["properties"]}
     params = tuple(dict.fromkeys(_params(schema)))
+    enums = tuple(_enums(schema))
     declared = _declared(inner) if _declared(inner) is not None else _declared(item)
     if declared is not None:
-        return Tool(name, description, params, declared, "declared in the catalog")
+        return Tool(name, description, params, declared, "declared in the catalog", enums)
     mutating, why = classify(name, description)
-    return Tool(name, description, params, mutating, why)
+    return Tool(name, description, params, mutating, why, enums)
 
 
 def _items(value: Any) -> list[Any] | None:

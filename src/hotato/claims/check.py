@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from hotato.claims.agree import describe, disagreements, flat_args, fold, role_words
+from hotato.claims.agree import by_enum, describe, disagreements, flat_args, fold, role_words
 from hotato.claims.align import Alignment, align, by_words, may_act
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace
 from hotato.claims.entities import Entity, extract_entities
@@ -143,6 +143,19 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
     recent = " ".join(turns[i].text for i in range(last, claim.turn + 1))
     earlier = tuple(fold(turns[i].text) for i in readbacks[:-1])
     return Said(own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text), roles)
+
+
+def _denied(ctype: ClaimType, span: Span) -> list[dict[str, Any]]:
+    """A result field named for what the claim says that the tool reports as not done
+    (`refund_issued: false` beside a cancellation that a refund claim rests on)."""
+    result = span.read("result")
+    if ctype.tools is None or not isinstance(result, dict):
+        return []
+    return [
+        {"argument": f"result.{key}", "kind": "result", "said": [], "executed": value}
+        for key, value in flat_args(result)
+        if value is False and ctype.tools.search(key.lower().encode())
+    ]
 
 
 def _verdict(
@@ -291,7 +304,9 @@ class Grader:
         return self._result(claim, *verdict)
 
     def _disagree(self, ctype: ClaimType, span: Span, said: Said) -> list[dict[str, Any]]:
-        return disagreements(
+        tool = self.catalog.get(span.name)
+        choices = by_enum(tool.enums, span.read("arguments"), said.context) if tool else []
+        return choices + disagreements(
             ctype,
             span.read("arguments"),
             said.entities,
@@ -359,7 +374,7 @@ class Grader:
         fresh = [s for s in ok if self._used(s, claim) is None]
         checked: list[tuple[Span, list[dict[str, Any]]]] = []
         for span in reversed(fresh):
-            problems = self._disagree(ctype, span, said)
+            problems = _denied(ctype, span) + self._disagree(ctype, span, said)
             if not problems:
                 return self._backed(claim, ctype, span, said)
             checked.append((span, problems))
