@@ -18,7 +18,7 @@ import msgspec
 
 from hotato.claims.agree import by_enum, describe, disagreements, flat_args, fold, role_words
 from hotato.claims.align import Alignment, align, by_words, may_act
-from hotato.claims.catalog import Catalog, Tool, catalog_from_trace
+from hotato.claims.catalog import Catalog, Tool, catalog_from_trace, word_set
 from hotato.claims.entities import Entity, extract_entities
 from hotato.claims.extract import Claim, extract
 from hotato.claims.pack import ClaimType, PackSet
@@ -145,6 +145,29 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
     return Said(own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text), roles)
 
 
+# A result whose status says the action did not happen, beside the span's own error marks.
+_FAILED_STATUS = word_set(
+    "declined rejected denied timeout timed_out failed failure error unavailable refused "
+    "not_found invalid blocked"
+)
+
+
+def _raised(span: Span) -> bool:
+    """The tool failed: the span says so (`Span.raised`), or its result's `status`, `state`
+    or `outcome` names a failure ("declined", "timeout"), or it has `success: false`."""
+    if span.raised():
+        return True
+    result = span.read("result")
+    if not isinstance(result, dict):
+        return False
+    if result.get("success") is False:
+        return True
+    return any(
+        isinstance(result.get(k), str) and result[k].lower() in _FAILED_STATUS
+        for k in ("status", "state", "outcome")
+    )
+
+
 def _denied(ctype: ClaimType, span: Span) -> list[dict[str, Any]]:
     """A result field named for what the claim says that the tool reports as not done
     (`refund_issued: false` beside a cancellation that a refund claim rests on)."""
@@ -257,7 +280,7 @@ class Grader:
             s
             for s in self.trace.by_type.get("tool_call", [])
             if _within(s, limit)
-            and not s.raised()
+            and not _raised(s)
             and may_act(self.catalog.get(s.name) or Tool(s.name or ""), self.packs)
         ]
 
@@ -367,7 +390,7 @@ class Grader:
         spans = self.spans_for(ctype, aligned.tools)
         limit = self._limit(claim, ctype)
         before = [s for s in spans if _within(s, limit)]
-        ok = [s for s in before if not s.raised()]
+        ok = [s for s in before if not _raised(s)]
         previous = self.last_claim.get(claim.type, -1)
         said = said_for(claim, self.turns, previous, self.packs)
         said_doc = {k: [e.text for e in v] for k, v in said.entities.items()}
@@ -397,7 +420,7 @@ class Grader:
         kind = ctype.description.rstrip(".").lower()
         if not spans:
             return self._unbacked(claim, ctype, aligned, limit, said_doc)
-        failed = [s for s in before if s.raised()]
+        failed = [s for s in before if _raised(s)]
         if failed and not ok:
             return _verdict(
                 Status.FAIL,
@@ -523,8 +546,10 @@ class Grader:
         if not fresh:
             return _verdict(Status.PASS, f"no {ctype.name} action succeeded", [], {})
         last = fresh[-1]
+        if ctype.align and not _raised(last):  # aligned by words only: any attempt that failed
+            last = next((s for s in reversed(fresh) if _raised(s)), last)
         self._use(last, claim)
-        if last.raised():
+        if _raised(last):
             return _verdict(Status.PASS, f"{last.name or last.type} ran and failed", [last.id], {})
         return _verdict(
             Status.FAIL, f"said it failed, but {last.name or last.type} succeeded", [last.id], {}
@@ -539,7 +564,7 @@ class Grader:
         after = [s for s in spans if start is None or s.time is None or s.time >= start]
         said = said_for(claim, self.turns, self.last_claim.get(claim.type, -1), self.packs)
         for span in after:
-            if not span.raised() and not self._disagree(ctype, span, said):
+            if not _raised(span) and not self._disagree(ctype, span, said):
                 return self._backed(claim, ctype, span, said)
         nxt = self.next_claim.get((claim.turn, claim.span))
         if nxt is not None:  # "I'm booking 2 at 7" then "no, make it 3": the next one counts
