@@ -306,3 +306,19 @@ def test_each_trial_artifact_binds_its_own_page(tmp_path: Path) -> None:
         manifest = json.loads((out / name / "conversation.json").read_text())
         assert manifest["artifacts"]["report"]["path"] == "report.html"
     assert check_statuses((out / "t3" / "report.html").read_text()) == ["FAIL", "PASS"]
+
+
+def test_each_claim_is_drawn_with_the_span_that_backs_it(tmp_path: Path, good_call: Path) -> None:
+    said = {"id": "said-equals-done", "kind": "claims", "dimension": "outcome"}
+    test = write_test(tmp_path / "t.json", [said])
+    page = hotato("test", "run", str(test), "--agent", "support-v3",
+                  *evidence_args(good_call, state=False), "--format", "html").out  # fmt: skip
+    self_contained(page)
+    table = re.search(r'<table class="claims">.*?</table>', page, re.S)
+    assert table is not None, page
+    rows = re.findall(r'<tr data-claim-status="(\w+)">(.*?)</tr>', table.group(0), re.S)
+    assert rows and all(status == "PASS" for status, _ in rows)
+    ids = {a.get("id") for _, a in parse(page).tags}
+    links = re.findall(r'href="#([^"]+)"', table.group(0))
+    assert any("t_" in link for link in links) and any("s_" in link for link in links)
+    assert all(link in ids for link in links), (links, sorted(i for i in ids if i))

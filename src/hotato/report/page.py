@@ -177,6 +177,36 @@ def _counts(c: Counts) -> dict[str, int]:
     return {"pass": c.passed, "fail": c.failed, "inconclusive": c.inconclusive}
 
 
+def _claimed(
+    results: list[Result], checks: list[dict[str, Any]], prefix: str
+) -> list[dict[str, Any]]:
+    """Each claim a `claims` check graded: the turn it was said in, what it says, its status,
+    and the spans that back it (or the reason nothing does), each linked to its timeline row."""
+    out = []
+    for r, check in zip(results, checks, strict=True):
+        details = r.details if isinstance(r.details, dict) else {}
+        if r.kind != "claims" or not isinstance(details.get("claims"), list):
+            continue
+        for claim in details["claims"]:
+            if not isinstance(claim, dict):
+                continue
+            refs = [e for e in claim.get("evidence", []) if isinstance(e, str)]
+            turn = f"t_{claim.get('turn')}"
+            out.append(
+                {
+                    "check": check,
+                    "turn": {"ref": turn, "anchor": f"{prefix}{turn}"},
+                    "text": str(claim.get("text", "")),
+                    "type": str(claim.get("type", "")),
+                    "polarity": str(claim.get("polarity", "")),
+                    "status": str(claim.get("status", "")),
+                    "reason": str(claim.get("reason", "")),
+                    "backing": [{"ref": e, "anchor": f"{prefix}{e}"} for e in refs if e != turn],
+                }
+            )
+    return out
+
+
 def call_view(call: CallInput, prefix: str) -> dict[str, Any]:
     doc = call.doc
     deterministic, judge = lanes(doc)
@@ -204,6 +234,7 @@ def call_view(call: CallInput, prefix: str) -> dict[str, Any]:
         "checks": checks,
         "failing": [c for c in checks if c["status"] != "PASS"],
         "claims": claims,  # what the agent said that a phrase check found
+        "claimed": _claimed(deterministic, checks, prefix),  # claims a `claims` check graded
         "missing": _missing(checks, line.has_trace),
         "timeline": line,
         "state": [
