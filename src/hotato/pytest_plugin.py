@@ -163,9 +163,13 @@ class CallItem(pytest.Item):
     def _grade(self) -> tuple[int, int, str]:
         if self.test is None:
             assert isinstance(self.parent, AssertionsFile)
+            from hotato.runs.evidence import state_source
+
             f = self.files
+            # the call folder's state.json is evidence: data only, never an adapter
+            state = state_source(f.state, None, evidence=True)
             result = self.parent.grader().grade(
-                trace=f.trace, transcript=f.transcript, state=f.state
+                trace=f.trace, transcript=f.transcript, state=state
             )
             return result.exit_code, len(result.inconclusive), result.table(self.nodeid)
         from hotato.conversation.document import run_document

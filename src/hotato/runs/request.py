@@ -52,6 +52,7 @@ class RunRequest:
             _path(self.state),
             self.audio,
             self.timing,
+            state_configured=True,  # given by the caller, never found beside a call
         )
 
     def objects(self) -> dict[str, Any]:
