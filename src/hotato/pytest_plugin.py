@@ -168,9 +168,7 @@ class CallItem(pytest.Item):
             f = self.files
             # the call folder's state.json is evidence: data only, never an adapter
             state = state_source(f.state, None, evidence=True)
-            result = self.parent.grader().grade(
-                trace=f.trace, transcript=f.transcript, state=state
-            )
+            result = self.parent.grader().grade(trace=f.trace, transcript=f.transcript, state=state)
             return result.exit_code, len(result.inconclusive), result.table(self.nodeid)
         from hotato.conversation.document import run_document
         from hotato.report.run_text import render

@@ -121,8 +121,16 @@ def _csv_rows(source: str, data: bytes) -> list[tuple[str, dict[str, Any]]]:
         raise InputError.one("manifest is not UTF-8 text", file=source) from None
     reader = csv.DictReader(io.StringIO(text))
     rows = []
-    for number, row in enumerate(reader, 2):
-        rows.append((f"{source}:{number}", {k: v for k, v in row.items() if k and v != ""}))
+    try:
+        for row in reader:
+            where = f"{source}:{reader.line_num}"
+            rows.append((where, {k: v for k, v in row.items() if k and v != ""}))
+    except csv.Error as exc:  # a cell over the csv module's limit (128 KiB), a stray NUL
+        raise InputError.one(
+            f"the manifest is not CSV hotato can read ({exc})",
+            file=source,
+            line=reader.line_num + 1,  # the line being read when it failed
+        ) from None
     return rows
 
 
