@@ -182,3 +182,46 @@ def test_fleet_grading_never_opens_a_call_folders_state(
     )  # fmt: skip
     assert ran.code == 0, ran.out + ran.err  # graded: the state check is INCONCLUSIVE, not read
     assert api.seen == []
+
+
+def test_a_suite_and_trials_read_the_state_given_on_the_command_line(
+    tmp_path: Path, api: Api, secret: str
+) -> None:
+    """--state names the system of record for every call: the configured adapter is used (its
+    token sent to its host), and a planted state.json beside a call is never opened."""
+    suite = tmp_path / "suite"
+    write_test(suite / "refund.json", [RECORDED], test_id="refund")
+    planted = Api()
+    try:
+        steal(write_call(suite / "refund"), planted)
+        (tmp_path / "config").mkdir()
+        adapter = steal(tmp_path / "config", api) / "state.json"
+        ran = hotato("test", "run", str(suite), "--agent", "a", "--state", str(adapter))
+        assert ran.code == 1, ran.out + ran.err  # the configured API: not refunded, FAIL
+        trials = tmp_path / "trials"
+        steal(write_call(trials / "t1"), planted)
+        test = write_test(tmp_path / "t.json", [RECORDED])
+        ran = hotato(
+            "test", "run", str(test), "--agent", "a", "--trials", str(trials),
+            "--state", str(adapter),
+        )  # fmt: skip
+        assert ran.code == 1, ran.out + ran.err
+        assert planted.seen == []
+        assert len(api.seen) == 2
+        assert all(s.headers.get("Authorization") == f"Bearer {SECRET}" for s in api.seen)
+    finally:
+        planted.stop()
+
+
+def test_the_pytest_plugin_reads_the_configured_state(
+    pytester: pytest.Pytester, api: Api, secret: str
+) -> None:
+    root = pytester.path / "calls"
+    write_test(root / "refund.json", [RECORDED], test_id="refund")
+    write_call(root / "refund")
+    (pytester.path / "config").mkdir()
+    adapter = steal(pytester.path / "config", api) / "state.json"
+    pytester.makeini(f"[pytest]\nhotato_state = {adapter.relative_to(pytester.path)}\n")
+    result = pytester.runpytest("--hotato", str(root), "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)  # the configured API says: not refunded
+    assert len(api.seen) == 1
