@@ -124,6 +124,7 @@ def _check_base_url(base_url: str) -> None:
     try:
         parts = urlsplit(base_url)
         host = parts.hostname or ""
+        _ = parts.port  # a port that is not a number is refused here, not by the transport
     except ValueError:
         raise InputError.one("--base-url is not a URL", file=mask_url(base_url)) from None
     if parts.username is not None or parts.password is not None:

@@ -48,11 +48,12 @@ def pages(http: Http, since: datetime, until: datetime | None, limit: int) -> It
 
 def identify(call: dict[str, Any]) -> Called:
     start = call.get("start_timestamp")
-    started = (
-        datetime.fromtimestamp(start / 1000, UTC).isoformat().replace("+00:00", "Z")
-        if isinstance(start, int | float)
-        else None
-    )
+    started = None
+    if isinstance(start, int | float) and not isinstance(start, bool):
+        try:
+            started = datetime.fromtimestamp(start / 1000, UTC).isoformat().replace("+00:00", "Z")
+        except (OverflowError, OSError, ValueError):  # not a time: the call keeps no start
+            started = None
     return Called(call_id_of(call.get("call_id")), call.get("agent_id"), started)
 
 
