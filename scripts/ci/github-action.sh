@@ -24,13 +24,19 @@ code=$?
 cat "$out_dir/stderr.txt" >&2
 
 if [ "$code" -ge 2 ] && [ ! -s "$summary" ]; then
-  # refused (2) or an internal error (3): the summary says why instead of a table
+  # refused (2) or an internal error (3): the summary says why instead of a table. The message
+  # can quote a file name, which is data: it goes in a fence longer than any run of backticks
+  # it holds, so no line of it can close the fence and be read as Markdown.
+  longest=$(grep -o '`*' "$out_dir/stderr.txt" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+  fence='```'
+  while [ "${#fence}" -le "$longest" ]; do fence="$fence\`"; done
   {
     echo "### hotato: the run was refused (exit $code)"
     echo
-    echo '```text'
+    echo "${fence}text"
     cat "$out_dir/stderr.txt"
-    echo '```'
+    echo
+    echo "$fence"
   } > "$summary"
 fi
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then

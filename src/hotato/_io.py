@@ -55,6 +55,20 @@ def digest_file(path: str | os.PathLike[str], what: str) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
+def make_folder(path: str | os.PathLike[str], what: str = "--out") -> Path:
+    """`mkdir -p path`; a failure (a parent that is a file, no permission, a name too long)
+    is a refusal naming the path, never an internal error."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if isinstance(exc, FileExistsError | NotADirectoryError):
+            why = "a file is in the way of the folder (or of a folder holding it)"
+        raise InputError.one(f"cannot make the {what} folder: {why}", file=str(path)) from None
+    return folder
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write through a temporary file and rename, so a crash never leaves half a file."""
     target = Path(path)

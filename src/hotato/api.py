@@ -328,12 +328,17 @@ def grade_fleet(
     workers: int | None = None,
     scheduler: str | None = None,
     batch_size: int = 50,
+    allow_remote: Sequence[str] = (),
+    allow_plaintext_scheduler: bool = False,
 ) -> Progress:
     """Grade every call of `calls` (a folder of call folders, or a JSONL / CSV / Parquet
     manifest; fsspec URLs allowed) against `assertions` (or a conversation test's deterministic
     lane, `test`) into the Parquet results folder `out` (`hotato fleet grade`). Resumable: run
-    again with the same `out`. On the local process pool, or a Dask cluster at `scheduler`.
-    The returned progress's `totals` count the whole folder. Needs the `fleet` extra."""
+    again with the same `out`. On the local process pool, or a Dask cluster at `scheduler`
+    (`tls://`, or `tcp://` on loopback unless `allow_plaintext_scheduler`). A row's file
+    behind a URL is read only from the manifest's own place or one `allow_remote` names
+    (`"s3://bucket"`). The returned progress's `totals` count the whole folder. Needs the
+    `fleet` extra."""
     from hotato.fleet.grade import FleetRequest
     from hotato.fleet.grade import grade_fleet as grade_all
 
@@ -352,6 +357,8 @@ def grade_fleet(
         workers,
         scheduler,
         batch_size,
+        tuple(allow_remote),
+        allow_plaintext_scheduler,
     )
     return grade_all(request)
 

@@ -54,6 +54,32 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=[],
         help="Folders whose conversation tests and assertion suites are collected as tests.",
     )
+    group.addoption(
+        "--hotato-state",
+        default=None,
+        metavar="SOURCE",
+        help="The system of record every collected call is read against (an adapter file, a "
+        "database URL, a sandbox), instead of each call folder's own state.json.",
+    )
+    parser.addini(
+        "hotato_state",
+        default="",
+        help="As --hotato-state, in the project's configuration (relative to the ini file).",
+    )
+
+
+def configured_state(config: pytest.Config) -> str | None:
+    """The system of record from the command line or the ini file, else None (each call
+    folder's own state.json, read as data only)."""
+    given = config.getoption("hotato_state", None)
+    if given:
+        return str(given)
+    ini = str(config.getini("hotato_state") or "")
+    if not ini:
+        return None
+    if "://" in ini or Path(ini).is_absolute() or config.inipath is None:
+        return ini
+    return str(config.inipath.parent / ini)
 
 
 def _roots(config: pytest.Config) -> list[Path]:
@@ -130,7 +156,7 @@ class AssertionsFile(pytest.File):
         if self._grader is None:
             from hotato.runs.grader import Grader
 
-            self._grader = Grader(self.path, state=None)
+            self._grader = Grader(self.path, state=configured_state(self.config))
         return self._grader
 
     def teardown(self) -> None:
@@ -163,18 +189,26 @@ class CallItem(pytest.Item):
     def _grade(self) -> tuple[int, int, str]:
         if self.test is None:
             assert isinstance(self.parent, AssertionsFile)
+            from hotato.runs.evidence import state_source
+
             f = self.files
-            result = self.parent.grader().grade(
-                trace=f.trace, transcript=f.transcript, state=f.state
-            )
+            # the configured state, else the call folder's state.json: evidence, data only
+            configured = configured_state(self.config) is not None
+            state = None if configured else state_source(f.state, None, evidence=True)
+            result = self.parent.grader().grade(trace=f.trace, transcript=f.transcript, state=state)
             return result.exit_code, len(result.inconclusive), result.table(self.nodeid)
         from hotato.conversation.document import run_document
         from hotato.report.run_text import render
         from hotato.runs.call import grade_call
         from hotato.runs.request import RunRequest
 
-        req = RunRequest(test_path=str(self.path), loaded=self.test, repetitions=1)
-        run = grade_call(req.for_test(self.test), self.test, self.files)
+        req = RunRequest(
+            test_path=str(self.path),
+            loaded=self.test,
+            repetitions=1,
+            state=configured_state(self.config),
+        )
+        run = grade_call(req.for_test(self.test), self.test, req.state_for(self.files))
         return (
             int(run.exit_code),
             run.tally.inconclusive,

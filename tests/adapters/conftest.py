@@ -286,7 +286,8 @@ class Api:
         self.server.daemon_threads = True
         self.port = int(self.server.server_address[1])
         self.url = f"http://127.0.0.1:{self.port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # a short poll, so stop() (server.shutdown) returns at once rather than in half a second
+        threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True).start()
 
     def reply(self, seen: Seen) -> Reply:
         route = self.routes.get((seen.method, seen.path.split("?")[0]))

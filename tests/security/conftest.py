@@ -1,3 +1,3 @@
-"""The real databases of the adapter tests, for the attacks here."""
+"""The real databases and the loopback API of the adapter tests, for the attacks here."""
 
-from tests.adapters.conftest import maria, pg  # noqa: F401
+from tests.adapters.conftest import api, maria, pg  # noqa: F401

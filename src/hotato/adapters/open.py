@@ -3,6 +3,11 @@
 SOURCE is told apart by its URL scheme or its content: `postgresql://` / `mysql://` URLs, a file
 starting with the SQLite header, an adapter file (YAML or JSON with `adapter: sql | http`), or a
 JSON sandbox. Nothing connects until the first read.
+
+State found beside a call (a call folder's `state.json`) is evidence, opened with
+`evidence=True`: data only, a JSON sandbox or a SQLite file. An adapter reaches a database or
+the network and reads credentials from the environment, so it comes only from the command line
+or the library's caller, never from a folder someone else can add to.
 """
 
 from __future__ import annotations
@@ -40,13 +45,14 @@ class OpenState(StateSource):
         self.close()
 
 
-def open_state(source: str, before: str | None = None) -> OpenState:
+def open_state(source: str, before: str | None = None, *, evidence: bool = False) -> OpenState:
     """Open `source` for one run. The after reader answers each identical question once.
 
     The before reader is `before` (a snapshot from `hotato state snapshot`, or any sandbox)
-    when given, else the sandbox's own before side, else None.
+    when given, else the sandbox's own before side, else None. `evidence`: `source` was found
+    beside a call, so it is opened as data only (see the module's docstring).
     """
-    reader, sandbox_before, description = open_reader(source)
+    reader, sandbox_before, description = open_reader(source, evidence=evidence)
     before_reader = read_sandbox(before).as_before() if before is not None else sandbox_before
     after = CachedReader(reader)
     state = OpenState(after=after, description=description)
@@ -57,8 +63,13 @@ def open_state(source: str, before: str | None = None) -> OpenState:
     return state
 
 
-def open_reader(source: str) -> tuple[StateReader, SandboxReader | None, str]:
-    """The uncached reader for SOURCE, a sandbox's before reader, and a description."""
+def open_reader(
+    source: str, *, evidence: bool = False
+) -> tuple[StateReader, SandboxReader | None, str]:
+    """The uncached reader for SOURCE, a sandbox's before reader, and a description.
+    `evidence`: data only, a JSON sandbox or a SQLite file (see the module's docstring)."""
+    if evidence and "://" in source:
+        raise _not_data(source)
     if "://" in source:
         scheme = source.split("://", 1)[0].lower()
         if scheme in ("http", "https"):
@@ -85,7 +96,19 @@ def open_reader(source: str) -> tuple[StateReader, SandboxReader | None, str]:
 
         target = sqlite_target(source)
         return SqlReader(target), None, f"{target.label} (read-only)"
-    return _open_document(source, data)
+    return _open_document(source, data, evidence)
+
+
+_DATA_ONLY = (
+    "state beside a call is evidence, read as data only: a JSON sandbox or a SQLite file. "
+    "An adapter (a database URL, `adapter: sql` or `adapter: http`) reaches a database or the "
+    "network with credentials from the environment, so it is given only on the command line "
+    "(--state FILE) or by the library's caller, never found in a call folder"
+)
+
+
+def _not_data(source: str) -> InputError:
+    return InputError.one(_DATA_ONLY, file=mask_url(source) if "://" in source else source)
 
 
 def is_adapter_document(value: Any) -> bool:
@@ -93,7 +116,9 @@ def is_adapter_document(value: Any) -> bool:
     return isinstance(value, dict) and isinstance(value.get("adapter"), str)
 
 
-def _open_document(source: str, data: bytes) -> tuple[StateReader, SandboxReader | None, str]:
+def _open_document(
+    source: str, data: bytes, evidence: bool = False
+) -> tuple[StateReader, SandboxReader | None, str]:
     if not data.strip():
         raise InputError.one("state file is empty", file=source)
     value: Any = None
@@ -106,6 +131,8 @@ def _open_document(source: str, data: bytes) -> tuple[StateReader, SandboxReader
     if value is not None and not is_adapter_document(value):
         box = parse_sandbox(value, source)
         return box.after_reader(), box.before_reader(), f"sandbox {source}"
+    if evidence:
+        raise _not_data(source)
     return _open_adapter(source, data)
 
 

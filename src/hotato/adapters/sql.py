@@ -16,9 +16,10 @@ from hotato.adapters import sql_select
 from hotato.adapters._compare import row_matches
 from hotato.adapters._values import to_json_value
 from hotato.adapters.config import SqlResourceSpec
-from hotato.adapters.sql_connect import SqlTarget, create_engine, privilege_problem
+from hotato.adapters.sql_connect import SqlTarget, begin_read, create_engine
 from hotato.adapters.sql_errors import unavailable
 from hotato.adapters.sql_guard import parameters
+from hotato.adapters.sql_role import privilege_problem
 from hotato.adapters.sql_schema import TableShape, check_filters, reflect_table
 from hotato.model.errors import InputError
 from hotato.model.state import StateUnavailable
@@ -32,8 +33,10 @@ class SqlReader:
 
     Table reads (statements hotato builds from the schema) run in autocommit on a session whose
     every transaction is READ ONLY: one round trip each. A configured SELECT, whose text the
-    adapter file gives, runs on its own connection inside an explicit read-only transaction that
-    is rolled back, so nothing it calls can leave the session writable.
+    adapter file gives, runs on its own connection inside an explicit read-only transaction
+    with a statement timeout (`BEGIN READ ONLY`, `START TRANSACTION READ ONLY`: see
+    sql_connect.begin_read) that is rolled back, so the database refuses any write it makes,
+    whatever its text spells, and nothing it calls can leave the next read writable.
     """
 
     def __init__(
@@ -185,6 +188,7 @@ class SqlReader:
             raise StateUnavailable(
                 "missing_parameter", f"the query for {resource!r} needs filter(s) {absent}"
             )
+        begin_read(conn, self.target)
         result = conn.execute(sa.text(sql), {n: filters[n] for n in names})
         columns = list(result.keys())
         unknown = [k for k in filters if k not in names and k.split(".", 1)[0] not in columns]

@@ -2,9 +2,10 @@
 
 Read-only by construction: SQLite opens with `mode=ro` (a missing file is never created),
 PostgreSQL sessions are `READ ONLY` and every transaction starts `BEGIN READ ONLY`, MariaDB and
-MySQL sessions are `TRANSACTION READ ONLY`. A password never sits in a URL: it comes from an
-environment variable named in the adapter file (`password_env`), or the driver's own
-(`PGPASSWORD` for PostgreSQL, `MYSQL_PWD` for MySQL/MariaDB).
+MySQL sessions are `TRANSACTION READ ONLY` and every configured read starts `START TRANSACTION
+READ ONLY` (see `begin_read`). Each has a statement timeout. A password never sits in a URL:
+it comes from an environment variable named in the adapter file (`password_env`), or the
+driver's own (`PGPASSWORD` for PostgreSQL, `MYSQL_PWD` for MySQL/MariaDB).
 """
 
 from __future__ import annotations
@@ -211,46 +212,31 @@ def _postgresql_read_only(timeout_s: float) -> Any:
     return on_connect
 
 
+def begin_read(conn: Any, target: SqlTarget) -> None:
+    """Start one configured read: on MariaDB/MySQL an explicit `START TRANSACTION READ ONLY`
+    with the statement timeout set again first. The session's own settings are not enough
+    there: a stored function a query calls can lift them (`SET SESSION tx_read_only = 0`),
+    and they would outlive the read's rollback. PostgreSQL needs nothing here: psycopg
+    opens every transaction with `BEGIN READ ONLY`, and a setting changed inside one is
+    undone by the rollback that ends it."""
+    if target.dialect != "mysql":
+        return
+    conn.exec_driver_sql(_mysql_timeout(conn.dialect.is_mariadb, target.timeout_s))
+    conn.exec_driver_sql("START TRANSACTION READ ONLY")
+
+
+def _mysql_timeout(mariadb: bool, timeout_s: float) -> str:
+    if mariadb:
+        return f"SET SESSION max_statement_time = {float(timeout_s)}"
+    return f"SET SESSION max_execution_time = {int(timeout_s * 1000)}"
+
+
 def _mysql_read_only(timeout_s: float) -> Any:
     def on_connect(dbapi_conn: Any, _record: Any) -> None:
         mariadb = "mariadb" in str(dbapi_conn.get_server_info()).lower()
         with dbapi_conn.cursor() as cur:
             cur.execute("SET SESSION TRANSACTION READ ONLY")
-            if mariadb:
-                cur.execute(f"SET SESSION max_statement_time = {float(timeout_s)}")
-            else:
-                cur.execute(f"SET SESSION max_execution_time = {int(timeout_s * 1000)}")
+            cur.execute(_mysql_timeout(mariadb, timeout_s))
         dbapi_conn.commit()
 
     return on_connect
-
-
-# What a role may do beyond reading: a superuser, or one that reads or writes server files or
-# runs programs on the server. A read-only transaction does not stop those.
-_PRIVILEGED = {
-    "postgresql": "SELECT rolsuper OR pg_has_role(current_user, 'pg_read_server_files', 'MEMBER')"
-    " OR pg_has_role(current_user, 'pg_write_server_files', 'MEMBER')"
-    " OR pg_has_role(current_user, 'pg_execute_server_program', 'MEMBER')"
-    " FROM pg_roles WHERE rolname = current_user",
-    "mysql": "SELECT COUNT(*) > 0 FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = "
-    "CONCAT('''', REPLACE(CURRENT_USER(), '@', '''@'''), '''') "
-    "AND PRIVILEGE_TYPE IN ('SUPER', 'FILE')",
-}
-
-
-def privilege_problem(conn: Any, target: SqlTarget) -> str | None:
-    """Why configured queries must not run on this connection's role, or None. A configured
-    query's text comes from a file; as a superuser (or a role with server file or program
-    rights) it could reach past what a read-only transaction stops."""
-    import sqlalchemy as sa
-
-    query = _PRIVILEGED.get(target.dialect)
-    if query is None or target.allow_superuser:
-        return None
-    if not conn.execute(sa.text(query)).scalar():
-        return None
-    return (
-        f"{target.label}: configured queries do not run as a superuser (or a role with server "
-        "file, program or SUPER/FILE rights); connect as a role that may only SELECT the tables "
-        "it reads, or set allow_superuser: true in the adapter file to accept the risk"
-    )

@@ -43,6 +43,14 @@ def check_out_dir(out: str | os.PathLike[str]) -> Path:
 
 def _check_out_dir(target: Path) -> Path:
     out = str(target)
+    here = Path.cwd().resolve()
+    if target.name in ("", ".", "..") or target.resolve() in (here, *here.parents):
+        # the artifact is swapped in by renaming its folder: never the folder a user stands in
+        raise InputError.one(
+            "--out is the current folder or one holding it; name a new folder for the "
+            "artifact (for example --out ./artifact)",
+            file=out,
+        )
     if target.is_symlink():
         raise InputError.one(
             "--out is a symbolic link; refusing to write through it", file=str(out)

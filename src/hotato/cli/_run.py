@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from hotato.model.status import ExitCode
@@ -40,7 +42,11 @@ def run_cli(cli: click.Group, argv: list[str] | None) -> int:
         click.echo("hotato: aborted", err=True)
         return ExitCode.REFUSED
     except click.ClickException as exc:
-        exc.show()
+        import io
+
+        shown = io.StringIO()  # click's message can name a file: shown made printable
+        exc.show(file=shown)
+        click.echo(_printable(shown.getvalue()), err=True, nl=False)
         return ExitCode.REFUSED
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
@@ -60,10 +66,11 @@ def run_cli(cli: click.Group, argv: list[str] | None) -> int:
         from hotato.model.errors import InputError
 
         if isinstance(exc, InputError):
-            click.echo(f"hotato: refused:\n{_indent(str(exc))}", err=True)
+            click.echo(f"hotato: refused:\n{_indent(_shown(exc))}", err=True)
             return ExitCode.REFUSED
         # a bug: never exit 1, which would read as a FAIL
-        click.echo(f"hotato: internal error: {type(exc).__name__}: {exc}", err=True)
+        crash = _one_line(f"{type(exc).__name__}: {exc}")
+        click.echo(f"hotato: internal error: {crash}", err=True)
         if _debug():
             import traceback  # only for a crash, so start-up does not pay for it
 
@@ -72,6 +79,37 @@ def run_cli(cli: click.Group, argv: list[str] | None) -> int:
             click.echo("hotato: set HOTATO_DEBUG=1 for the traceback", err=True)
         return ExitCode.INTERNAL
     return ExitCode.OK
+
+
+def _shown(exc: Any) -> str:
+    """An InputError's problems as shown: control characters spelled out (a file name is
+    data too), and the file each names kept to one line."""
+    import msgspec
+
+    if not exc.problems:
+        return _printable(str(exc))
+    return "\n".join(
+        str(
+            msgspec.structs.replace(
+                p,
+                file=_one_line(p.file) if p.file else p.file,
+                message=_printable(p.message),
+            )
+        )
+        for p in exc.problems
+    )
+
+
+def _printable(text: str) -> str:
+    from hotato.report._printable import printable
+
+    return printable(text)
+
+
+def _one_line(text: str) -> str:
+    from hotato.report._printable import one_line
+
+    return one_line(text)
 
 
 def _indent(text: str) -> str:

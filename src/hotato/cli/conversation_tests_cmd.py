@@ -174,6 +174,11 @@ def run_cmd(
     (the test's `call:` key, or a sibling folder named like the file), one line per test.
 
     \b
+    A call folder's state.json is evidence, read as data only (a JSON sandbox or a SQLite
+    file); an adapter file or database URL there is refused. A live system of record is
+    given with --state, which every call of a suite or of --trials is then read against.
+
+    \b
     Examples:
       hotato test run refund.yaml --agent support-v3 --transcript turns.json \\
           --trace call.jsonl --state sandbox.json --out ./conv-artifact

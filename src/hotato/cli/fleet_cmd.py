@@ -60,8 +60,23 @@ def fleet_group() -> None:
 )
 @click.option(
     "--scheduler",
-    metavar="tcp://HOST:8786",
-    help="Run on an existing Dask distributed cluster instead of the local pool.",
+    metavar="tls://HOST:8786",
+    help="Run on an existing Dask distributed cluster instead of the local pool: tls:// "
+    "with Dask's TLS configuration, or tcp:// on this machine (docs/scale.md).",
+)
+@click.option(
+    "--allow-plaintext-scheduler",
+    is_flag=True,
+    help="Accept a tcp:// --scheduler on another machine. Dask unpickles the cluster's "
+    "answers: only on a network you trust.",
+)
+@click.option(
+    "--allow-remote",
+    "allow_remote",
+    multiple=True,
+    metavar="SCHEME://HOST",
+    help="A place manifest rows may name files at (repeatable; e.g. s3://bucket, "
+    "https://host). The manifest's own place is allowed; plain http only when named.",
 )
 @click.option(
     "--batch-size",
@@ -82,6 +97,8 @@ def grade_cmd(
     inconclusive_policy: str | None,
     workers: int | None,
     scheduler: str | None,
+    allow_plaintext_scheduler: bool,
+    allow_remote: tuple[str, ...],
     batch_size: int,
     quiet: bool,
 ) -> None:
@@ -91,7 +108,8 @@ def grade_cmd(
     and an optional call.json of agent, started_at and variables), or a manifest (.jsonl,
     .csv or .parquet) with one row per call: call_id, trace, transcript, audio, agent,
     started_at, and any other columns as per-call variables. Paths may be fsspec URLs
-    (s3://, gs://, file://).
+    (s3://, gs://, file://): a URL is read only from the manifest's own place or one that
+    --allow-remote names, so a row cannot make hotato request any host it likes.
 
     A call whose input is missing or corrupt is refused on its own row; the fleet goes on.
 
@@ -119,6 +137,8 @@ def grade_cmd(
         workers,
         scheduler,
         batch_size,
+        allow_remote,
+        allow_plaintext_scheduler,
     )
     context, update = reporter(quiet)
     with context:

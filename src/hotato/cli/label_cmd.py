@@ -103,7 +103,7 @@ def sign_cmd(
     created_at: str | None,
 ) -> None:
     """Sign a reviewer's verdict on one assertion of an artifact."""
-    from hotato._io import write_atomic
+    from hotato._io import make_folder, write_atomic
     from hotato.artifacts.labels import sign_label
     from hotato.artifacts.signing import key_id, load_private_key
     from hotato.model.errors import InputError
@@ -122,7 +122,7 @@ def sign_cmd(
         note=note,
         created_at=created_at,
     )
-    out_path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(out_path.parent)
     write_atomic(out_path, envelope)
     click.echo(
         f"signed: {assertion_id} = {verdict.lower()} by {reviewer} -> {out_path} "

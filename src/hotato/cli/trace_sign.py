@@ -29,11 +29,12 @@ def trace_sign(trace: Path, key_path: Path, out_path: Path | None) -> None:
     Runs given `--trace-key PUBKEY` verify it before any check reads the trace; with
     `--require-signed-trace` an unsigned or badly signed trace is refused (exit 2).
     """
+    from hotato._io import make_folder
     from hotato.artifacts.signing import key_id, load_private_key
     from hotato.artifacts.trace_auth import sign_trace
 
     key = load_private_key(key_path)
     if out_path is not None:
-        out_path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(out_path.parent)
     written = sign_trace(trace, key, out_path)
     click.echo(f"signed: {trace} -> {written} (key id {key_id(key.public_key())})")

@@ -20,6 +20,10 @@ class CallFiles:
     state: str | None = None
     audio: str | None = None
     timing: str | None = None  # measured timing (hotato.evidence.timing), bound as `timing`
+    # False (a call folder's state.json): evidence, opened as data only (a sandbox or SQLite
+    # file). True: `state` was given on the command line or by the library's caller, and may be
+    # an adapter that reaches a database or the network (see hotato.adapters.open).
+    state_configured: bool = False
 
     @property
     def empty(self) -> bool:

@@ -16,6 +16,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -35,7 +36,7 @@ def staged(files: CallFiles) -> Iterator[CallFiles]:
     folder = Path(tempfile.mkdtemp(prefix="hotato-call-"))
     shown: dict[str, str] = {}
     try:
-        copies: dict[str, str] = {}
+        copies: dict[str, Any] = {}  # the staged paths, by CallFiles field
         for name in _STAGED:
             source = getattr(files, name)
             if source is None:

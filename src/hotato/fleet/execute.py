@@ -77,18 +77,22 @@ class LocalPool:
 
 
 class DaskCluster:
-    """An existing Dask distributed cluster, by scheduler address (`tcp://host:8786`)."""
+    """An existing Dask distributed cluster, by scheduler address (`tls://host:8786`, or
+    plaintext on loopback: see hotato.fleet.scheduler)."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, allow_plaintext: bool = False) -> None:
         try:
             from distributed import Client
         except ImportError:
             raise InputError.one(
                 "--scheduler needs the fleet extra: pip install 'hotato[fleet]'"
             ) from None
+        from hotato.fleet.scheduler import check_scheduler
+
+        full = check_scheduler(address, allow_plaintext)
         try:
-            self._client = Client(address, timeout="10s")
-        except OSError as exc:
+            self._client = Client(full, timeout="10s")
+        except (OSError, ValueError, TypeError) as exc:  # unreachable, or refused by Dask
             raise InputError.one(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.workers = max(
             1, sum(w.get("nthreads", 1) for w in self._client.scheduler_info()["workers"].values())
@@ -112,9 +116,11 @@ class DaskCluster:
         self._client.close()
 
 
-def open_engine(workers: int | None, scheduler: str | None) -> Engine:
+def open_engine(
+    workers: int | None, scheduler: str | None, allow_plaintext: bool = False
+) -> Engine:
     if scheduler is not None:
-        return DaskCluster(scheduler)
+        return DaskCluster(scheduler, allow_plaintext)
     if workers == 1:
         return InProcess()
     return LocalPool(workers)

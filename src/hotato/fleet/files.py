@@ -22,8 +22,11 @@ def open_url(url: str) -> IO[bytes]:
         raise InputError.one(
             "reading URLs needs the fleet extra: pip install 'hotato[fleet]'", file=url
         ) from None
+    # an allowed host is the host read: an HTTP redirect elsewhere is not followed
+    scheme = url.split("://", 1)[0].lower()
+    options = {"allow_redirects": False} if scheme in ("http", "https") else {}
     try:
-        handle: IO[bytes] = fsspec.open(url, "rb").open()
+        handle: IO[bytes] = fsspec.open(url, "rb", **options).open()
     except ImportError as exc:
         raise InputError.one(
             f"no back end for this URL ({exc}); install the extra, e.g. 'hotato[s3]'", file=url

@@ -27,6 +27,8 @@ class FleetRequest:
     workers: int | None = None
     scheduler: str | None = None
     batch_size: int = 50
+    allow_remote: tuple[str, ...] = ()  # SCHEME://HOST places a manifest row may name
+    allow_plaintext_scheduler: bool = False  # a tcp:// scheduler off this machine
 
 
 @dataclass
@@ -86,9 +88,13 @@ def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
         ) from None
     if req.batch_size < 1:
         raise InputError.one("--batch-size must be at least 1")
+    if req.scheduler is not None:
+        from hotato.fleet.scheduler import check_scheduler
+
+        check_scheduler(req.scheduler, req.allow_plaintext_scheduler)
     job = _job(req)
     aset = decode_job(job)
-    manifest = read_calls(req.calls)
+    manifest = read_calls(req.calls, req.allow_remote)
     columns = ["call_id", "trace", "transcript", "audio", "agent", "started_at", *manifest.columns]
     used = check_references(aset, list(dict.fromkeys(columns)), manifest.source)
     if req.state is not None:
@@ -145,7 +151,7 @@ def grade_fleet(
         if on_progress is not None:
             on_progress(progress)
 
-    engine = open_engine(req.workers, req.scheduler)
+    engine = open_engine(req.workers, req.scheduler, req.allow_plaintext_scheduler)
     try:
         run_batches(engine, batches(), on_done)
     finally:

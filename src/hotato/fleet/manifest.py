@@ -9,11 +9,15 @@ import posixpath
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from hotato._secrets import mask_url
 from hotato.model.errors import InputError, Problem
+
+if TYPE_CHECKING:
+    from hotato.fleet.remote import Origin
 
 FILE_COLUMNS = ("trace", "transcript", "audio")
 KNOWN_COLUMNS = ("call_id", *FILE_COLUMNS, "agent", "started_at")
@@ -49,9 +53,13 @@ def is_url(path: str) -> bool:
     return "://" in path
 
 
-def read_calls(source: str) -> Manifest:
+def read_calls(source: str, allow_remote: tuple[str, ...] = ()) -> Manifest:
     """Every call `source` names, in manifest order (folders: name order). Refuses a manifest
-    that cannot be read or whose rows lack or repeat a call_id, naming the line."""
+    that cannot be read, whose rows lack or repeat a call_id, or that names a file behind a
+    URL from a place not allowed (see hotato.fleet.remote), naming the line."""
+    from hotato.fleet.remote import allowed_origins
+
+    allowed = allowed_origins(allow_remote, source)
     if not is_url(source) and Path(source).is_dir():
         return _folders(source)
     lower = source.lower()
@@ -67,7 +75,7 @@ def read_calls(source: str) -> Manifest:
             "or .parquet",
             file=source,
         )
-    return _manifest(source, rows)
+    return _manifest(source, rows, allowed)
 
 
 def _read(source: str) -> bytes:
@@ -113,8 +121,16 @@ def _csv_rows(source: str, data: bytes) -> list[tuple[str, dict[str, Any]]]:
         raise InputError.one("manifest is not UTF-8 text", file=source) from None
     reader = csv.DictReader(io.StringIO(text))
     rows = []
-    for number, row in enumerate(reader, 2):
-        rows.append((f"{source}:{number}", {k: v for k, v in row.items() if k and v != ""}))
+    try:
+        for row in reader:
+            where = f"{source}:{reader.line_num}"
+            rows.append((where, {k: v for k, v in row.items() if k and v != ""}))
+    except csv.Error as exc:  # a cell over the csv module's limit (128 KiB), a stray NUL
+        raise InputError.one(
+            f"the manifest is not CSV hotato can read ({exc})",
+            file=source,
+            line=reader.line_num + 1,  # the line being read when it failed
+        ) from None
     return rows
 
 
@@ -144,7 +160,11 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _manifest(source: str, rows: list[tuple[str, dict[str, Any]]]) -> Manifest:
+def _manifest(
+    source: str, rows: list[tuple[str, dict[str, Any]]], allowed: frozenset[Origin] = frozenset()
+) -> Manifest:
+    from hotato.fleet.remote import remote_problem
+
     base = _base(source)
     problems: list[Problem] = []
     calls: list[CallRow] = []
@@ -162,6 +182,12 @@ def _manifest(source: str, rows: list[tuple[str, dict[str, Any]]]) -> Manifest:
             continue
         seen[call_id] = where
         files = {c: _resolve(base, str(row[c])) for c in FILE_COLUMNS if row.get(c) is not None}
+        remote = [(c, why) for c, url in files.items() if (why := remote_problem(url, allowed))]
+        if remote:
+            problems += [
+                Problem(f"{c} {mask_url(files[c])}: {why}", file=where) for c, why in remote
+            ]
+            continue
         calls.append(
             CallRow(
                 call_id=call_id,

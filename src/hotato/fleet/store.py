@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from hotato._io import make_folder
 from hotato.model.errors import InputError
 
 if TYPE_CHECKING:
@@ -119,8 +120,9 @@ class ResultStore:
         committed. Refuses a folder holding another run."""
         if self.root.exists() and not self.root.is_dir():
             raise InputError.one("--out is a file, expected a folder", file=str(self.root))
+        self._refuse_links()
         if self.meta_path.is_file():
-            old = msgspec.json.decode(self.meta_path.read_bytes(), type=RunMeta)
+            old = self._meta()
             if old.run_id != meta.run_id:
                 raise InputError.one(
                     f"the folder holds run {old.run_id} ({old.assertions} over {old.calls}); "
@@ -133,11 +135,35 @@ class ResultStore:
                 file=str(self.root),
             )
         for sub in (RESULTS, CALLS):
-            (self.root / sub).mkdir(parents=True, exist_ok=True)
+            make_folder(self.root / sub)
         if not self.meta_path.is_file():
             _atomic(self.meta_path, msgspec.json.encode(meta) + b"\n")
         self._sweep()
         return self.done()
+
+    def _refuse_links(self) -> None:
+        """The folder and everything hotato writes or deletes in it are what they say: a
+        symbolic link anywhere there (`results` pointing elsewhere) would have the sweep delete
+        and the run write in the link's target."""
+        inside = [self.meta_path, *(self.root / sub for sub in (RESULTS, CALLS))]
+        for sub in (RESULTS, CALLS):
+            if (self.root / sub).is_dir() and not (self.root / sub).is_symlink():
+                inside += list((self.root / sub).iterdir())
+        for path in (self.root, *inside):
+            if path.is_symlink():
+                raise InputError.one(
+                    "a symbolic link inside --out; refusing to write or delete through it",
+                    file=str(path),
+                )
+
+    def _meta(self) -> RunMeta:
+        try:
+            return msgspec.json.decode(self.meta_path.read_bytes(), type=RunMeta)
+        except (msgspec.DecodeError, OSError) as exc:
+            raise InputError.one(
+                f"fleet.json is not the record of a fleet run ({exc}); choose another --out",
+                file=str(self.meta_path),
+            ) from None
 
     def _sweep(self) -> None:
         """Remove temporary files and results parts whose batch never committed."""
@@ -155,7 +181,7 @@ class ResultStore:
 
         done: dict[str, str] = {}
         for part in sorted((self.root / CALLS).glob("part-*.parquet")):
-            table = pq.read_table(part, columns=["call_id", "input_digest"])
+            table = read_part(pq, part, ["call_id", "input_digest"])
             done.update(
                 zip(*(table.column(c).to_pylist() for c in table.column_names), strict=True)
             )
@@ -167,8 +193,8 @@ class ResultStore:
 
         t = Totals()
         for part in sorted((self.root / CALLS).glob("part-*.parquet")):
-            for row in pq.read_table(
-                part, columns=["status", "exit_code", "pass", "fail", "inconclusive"]
+            for row in read_part(
+                pq, part, ["status", "exit_code", "pass", "fail", "inconclusive"]
             ).to_pylist():
                 t.calls += 1
                 if row["status"] == "refused":
@@ -195,6 +221,18 @@ class ResultStore:
             pq.write_table(table, tmp, compression="zstd")
             _fsync(tmp)
             os.replace(tmp, target)
+
+
+def read_part(pq: Any, part: Path, columns: list[str]) -> pa.Table:
+    """One committed Parquet part; a corrupt one (or not hotato's) is a refusal naming it."""
+    try:
+        return pq.read_table(part, columns=columns)
+    except (OSError, ValueError, KeyError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+        raise InputError.one(
+            f"a results part cannot be read ({type(exc).__name__}); it is corrupt or not "
+            "written by hotato: move it aside, or grade into another --out",
+            file=str(part),
+        ) from None
 
 
 def _fsync(path: Path) -> None:

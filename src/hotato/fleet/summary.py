@@ -82,7 +82,38 @@ def connect() -> Any:
         ) from None
     con = duckdb.connect(":memory:")
     con.execute("SET TimeZone = 'UTC'")
-    return con
+    return _Guarded(con, duckdb.Error)
+
+
+class _Guarded:
+    """A DuckDB connection whose queries over a results folder refuse (exit 2) when a part is
+    corrupt or not hotato's, instead of failing as an internal error."""
+
+    def __init__(self, con: Any, error: type[Exception]) -> None:
+        self._con, self._error = con, error
+
+    def register(self, name: str, value: Any) -> None:
+        self._con.register(name, value)
+
+    def execute(self, sql: str) -> _Guarded:
+        self._run(self._con.execute, sql)
+        return self
+
+    def fetchall(self) -> list[Any]:
+        rows: list[Any] = self._run(self._con.fetchall)
+        return rows
+
+    def fetchone(self) -> Any:
+        return self._run(self._con.fetchone)
+
+    def _run(self, step: Any, *args: Any) -> Any:
+        try:
+            return step(*args)
+        except self._error as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise InputError.one(
+                f"the results folder cannot be read: a part is corrupt or not hotato's ({first})"
+            ) from None
 
 
 def scan(con: Any, results: str, sub: str) -> str:

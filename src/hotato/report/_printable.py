@@ -17,3 +17,9 @@ def printable(text: str) -> str:
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def one_line(text: str) -> str:
+    """`printable(text)` with newlines and tabs spelled too: a cell or a name that cannot
+    break a table, start a line of its own or move the cursor."""
+    return printable(text).replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")

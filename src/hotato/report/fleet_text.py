@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from hotato.report._printable import one_line
+
 
 def _table(rows: list[list[str]]) -> list[str]:
+    """Columns padded to width; every cell one visible line (a call id or an assertion id
+    from a manifest or a results folder is data, and never reaches a terminal raw)."""
+    rows = [[one_line(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join(c.ljust(widths[i]) for i, c in enumerate(r)).rstrip() for r in rows]
 
@@ -46,7 +51,8 @@ def summary_text(doc: dict[str, Any]) -> str:
             ]
         )
     lines = [
-        f"fleet run {doc['run_id'] or '-'}: {calls['calls']} call(s), {calls['graded']} graded, "
+        f"fleet run {one_line(str(doc['run_id'] or '-'))}: {calls['calls']} call(s), "
+        f"{calls['graded']} graded, "
         f"{calls['refused']} refused",
         "rate = pass / (pass + fail) with a Wilson 95% interval; INCONCLUSIVE is counted apart",
         "",
@@ -69,8 +75,8 @@ def diff_text(doc: dict[str, Any]) -> str:
             ]
         )
     lines = [
-        f"fleet diff {doc['before']} -> {doc['after']}: pass rates compared with a "
-        f"two-proportion z-test (alpha {doc['alpha']}); INCONCLUSIVE left out",
+        f"fleet diff {one_line(doc['before'])} -> {one_line(doc['after'])}: pass rates "
+        "compared with a two-proportion z-test (alpha {doc['alpha']}); INCONCLUSIVE left out",
         "",
         *_table(rows),
         "",
@@ -79,7 +85,7 @@ def diff_text(doc: dict[str, Any]) -> str:
     ]
     for c in doc["calls"]:
         lines.append(
-            f"  {c['call_id']}  {c['assertion_id']}: {c['before']} -> {c['after']}"
-            + (f"  ({c['reason']})" if c["reason"] else "")
+            one_line(f"  {c['call_id']}  {c['assertion_id']}: {c['before']} -> {c['after']}")
+            + (f"  ({one_line(c['reason'])})" if c["reason"] else "")
         )
     return "\n".join(lines) + "\n"

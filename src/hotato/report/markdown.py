@@ -1,11 +1,15 @@
 """A compact Markdown summary for a pull-request comment or a CI job summary.
 
 Failing checks come first. Every cell is escaped: a call's text cannot open a link, an HTML tag,
-a table cell or an @mention in the comment it lands in.
+a table cell or an @mention in the comment it lands in. GitHub decodes an entity before it looks
+for mentions (`&#64;team` still pings the team) and links bare URLs, `www.` names and e-mail
+addresses by itself, so those are broken with an invisible WORD JOINER (U+2060) after the `@`,
+inside `://` and after `www`: the text reads the same and is never a mention or a link.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from hotato.model.reports import ReliabilityRow, TestRun
@@ -26,18 +30,23 @@ _ESCAPES = {
     "_": "\\_",
     "[": "\\[",
     "]": "\\]",
-    "@": "&#64;",
+    "@": "@\u2060",  # an e-mail address or a mention, broken (see above)
     "\r": " ",
     "\n": " ",
 }
 MAX_CELL = 300
 
 
+_JOINER = "\u2060"
+_AUTOLINK = re.compile(r"(:)(//)|\b(www)(\.)", re.IGNORECASE)  # GitHub's bare-link triggers
+
+
 def cell(text: object) -> str:
     value = printable(str(text))
     if len(value) > MAX_CELL:
         value = value[: MAX_CELL - 1] + "…"
-    return "".join(_ESCAPES.get(ch, ch) for ch in value)
+    escaped = "".join(_ESCAPES.get(ch, ch) for ch in value)
+    return _AUTOLINK.sub(lambda m: _JOINER.join(g for g in m.groups() if g), escaped)
 
 
 def _counts(doc: Graded) -> str:

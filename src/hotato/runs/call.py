@@ -54,6 +54,7 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Con
         req.state_before,
         req.trace_format,
         verified_digest(auth),
+        evidence_state=not files.state_configured,
     )
     if files.timing is not None:
         from hotato.evidence.timing import load_timing

@@ -42,9 +42,10 @@ def run_request(req: RunRequest) -> ConversationOutcome:
         ]
     else:
         files = req.files()
-        if not req.has_evidence and test.call is not None:
+        if not req.has_call_evidence and test.call is not None:
+            # the test's own call, read against --state when it is given
             base = target.parent if req.loaded is None else Path(".")
-            files = call_files(base / test.call)
+            files = req.state_for(call_files(base / test.call))
         run, doc = single(req, test, files)
         items = [Graded(test.id, run, doc)]
     return ConversationOutcome(doc, items, notes)

@@ -71,9 +71,13 @@ def path_of(value: Any, what: str) -> str | None:
     raise InputError.one(f"{what} must be a path here, not a {type(value).__name__}")
 
 
-def state_source(state: StateInput | None, state_before: PathLike | None) -> StateSource | None:
+def state_source(
+    state: StateInput | None, state_before: PathLike | None, *, evidence: bool = False
+) -> StateSource | None:
     """A StateSource for one call. A path opens its adapter (closed with the call's Sources); a
-    user's reader object is asked through a per-call cache and never closed by hotato."""
+    user's reader object is asked through a per-call cache and never closed by hotato.
+    `evidence`: the path was found beside a call, so it is opened as data only (a sandbox or a
+    SQLite file, never an adapter: see hotato.adapters.open)."""
     if state is None or isinstance(state, StateSource):
         return state
     before = os.fspath(state_before) if state_before is not None else None
@@ -88,7 +92,7 @@ def state_source(state: StateInput | None, state_before: PathLike | None) -> Sta
         )
     from hotato.adapters import open_state
 
-    return open_state(os.fspath(state), before)  # type: ignore[arg-type]
+    return open_state(os.fspath(state), before, evidence=evidence)  # type: ignore[arg-type]
 
 
 def sources_of(
@@ -98,10 +102,12 @@ def sources_of(
     state_before: PathLike | None,
     trace_format: str = "auto",
     trace_sha256: str | None = None,
+    evidence_state: bool = False,
 ) -> Sources:
-    """The Sources of one call from paths or loaded objects (None: not supplied)."""
+    """The Sources of one call from paths or loaded objects (None: not supplied).
+    `evidence_state`: a `state` path was found beside the call (data only)."""
     return call_sources(
         call_of(trace, trace_format, trace_sha256),
         transcript_of(transcript),
-        state_source(state, state_before),
+        state_source(state, state_before, evidence=evidence_state),
     )

@@ -52,6 +52,7 @@ class RunRequest:
             _path(self.state),
             self.audio,
             self.timing,
+            state_configured=True,  # given by the caller, never found beside a call
         )
 
     def objects(self) -> dict[str, Any]:
@@ -61,7 +62,8 @@ class RunRequest:
 
     def with_call(self, call: Call) -> RunRequest:
         """This request grading `call` (one trial given as objects)."""
-        return replace(self, trace=call.trace, transcript=call.transcript, state=call.state)
+        state = call.state if call.state is not None else self.state
+        return replace(self, trace=call.trace, transcript=call.transcript, state=state)
 
     def refuse_unbindable(self) -> None:
         """Refuse what cannot hold for evidence given as objects: an artifact and signed labels
@@ -95,6 +97,23 @@ class RunRequest:
     @property
     def has_evidence(self) -> bool:
         return not self.files().empty or bool(self.objects())
+
+    @property
+    def has_call_evidence(self) -> bool:
+        """Evidence of one call given here (a trace, transcript, audio or timing): what a
+        suite or trials read from each call's own folder instead. `--state` is not: it names
+        the system of record, which every call may share."""
+        given = [self.trace, self.transcript, self.audio, self.timing]
+        return any(v is not None for v in given)
+
+    def state_for(self, files: CallFiles) -> CallFiles:
+        """A call folder's files read against the state given here, when one is: the
+        configured system of record (which may be an adapter) replaces the folder's own
+        `state.json` (evidence, data only). A state given as an object is used by grade_call."""
+        state = _path(self.state)
+        if state is None:
+            return files
+        return replace(files, state=state, state_configured=True)
 
 
 def _path(value: Any) -> str | None:

@@ -86,16 +86,17 @@ def _plan(
                 )
             out = str(root / test.id)
             preflight(replace(req, out=out), test, check_out=root.exists())
-        plan.append((test, suite_call(test, path), out))
+        plan.append((test, req.state_for(suite_call(test, path)), out))
     return plan
 
 
 def suite(req: RunRequest, folder: Path) -> ConversationOutcome:
     """Grade every test in `folder`, then write the artifacts (none when one refuses)."""
-    if req.has_evidence or req.trials is not None:
+    if req.has_call_evidence or req.trials is not None:
         raise InputError.one(
             "a suite reads each test's call from its own folder; drop --trace, "
-            "--transcript, --state, --audio, --timing and --trials"
+            "--transcript, --audio, --timing and --trials (--state names the system of "
+            "record every call is read against)"
         )
     plan = _plan(req, suite_tests(folder))
     # Grade every test before writing anything: a refusal part-way leaves no artifacts behind.

@@ -40,7 +40,7 @@ def trial_calls(req: RunRequest) -> list[tuple[CallFiles, RunRequest]]:
     """Each trial's files, and the request that grades it: the sub-folders of a trials folder,
     or the Calls given as objects (named `call-1`, `call-2`, ... unless named)."""
     if req.trials is None or isinstance(req.trials, str):
-        return [(c, req) for c in trial_folders(str(req.trials))]
+        return [(req.state_for(c), req) for c in trial_folders(str(req.trials))]
     if not req.trials:
         raise InputError.one("no trials were given (an empty list of calls)")
     names = [c.name or f"call-{i + 1}" for i, c in enumerate(req.trials)]
@@ -61,10 +61,11 @@ def trial_calls(req: RunRequest) -> list[tuple[CallFiles, RunRequest]]:
 
 def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRun], TestRun]:
     """Grade every trial in `req.trials`, then write the artifacts (none when one refuses)."""
-    if req.has_evidence:
+    if req.has_call_evidence:
         raise InputError.one(
             "--trials reads each call from its folder; drop --trace, "
-            "--transcript, --state, --audio and --timing"
+            "--transcript, --audio and --timing (--state names the system of record every "
+            "trial is read against)"
         )
     plan = trial_calls(req)
     calls = [c for c, _ in plan]

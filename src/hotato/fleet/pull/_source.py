@@ -27,3 +27,11 @@ class Source:
     key_env: str  # the environment variable holding the API key, by default
     pages: Lister
     identify: Callable[[dict[str, Any]], Called]
+
+
+def call_id_of(value: Any) -> str:
+    """A listed call's id as text; ValueError when it has none (absent, null, empty, or not
+    a string or number)."""
+    if isinstance(value, bool) or not isinstance(value, str | int) or value == "":
+        raise ValueError("no call id")
+    return str(value)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hotato.fleet.pull._http import Http
-from hotato.fleet.pull._source import Called, Source
+from hotato.fleet.pull._source import Called, Source, call_id_of
 from hotato.model.errors import InputError
 
 
@@ -27,6 +27,7 @@ def pages(http: Http, since: datetime, until: datetime | None, limit: int) -> It
         "limit": limit,
         "sort_order": "ascending",
     }
+    keys: set[str] = set()
     while True:
         answer = http.call("POST", "/v3/list-calls", json=body)
         if not isinstance(answer, dict) or not isinstance(answer.get("items"), list):
@@ -36,17 +37,24 @@ def pages(http: Http, since: datetime, until: datetime | None, limit: int) -> It
         key = answer.get("pagination_key")
         if not answer.get("has_more") or not key:
             return
+        if str(key) in keys:  # a key given before would page through the same calls forever
+            raise InputError.one(
+                "POST /v3/list-calls: the API gave a pagination_key it gave before; stopping "
+                "rather than paging forever (the calls written so far are kept)"
+            )
+        keys.add(str(key))
         body["pagination_key"] = key
 
 
 def identify(call: dict[str, Any]) -> Called:
     start = call.get("start_timestamp")
-    started = (
-        datetime.fromtimestamp(start / 1000, UTC).isoformat().replace("+00:00", "Z")
-        if isinstance(start, int | float)
-        else None
-    )
-    return Called(str(call["call_id"]), call.get("agent_id"), started)
+    started = None
+    if isinstance(start, int | float) and not isinstance(start, bool):
+        try:
+            started = datetime.fromtimestamp(start / 1000, UTC).isoformat().replace("+00:00", "Z")
+        except (OverflowError, OSError, ValueError):  # not a time: the call keeps no start
+            started = None
+    return Called(call_id_of(call.get("call_id")), call.get("agent_id"), started)
 
 
 RETELL = Source("retell", "https://api.retellai.com", "RETELL_API_KEY", pages, identify)

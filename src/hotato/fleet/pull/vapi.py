@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from hotato.fleet.pull._http import Http
-from hotato.fleet.pull._source import Called, Source
+from hotato.fleet.pull._source import Called, Source, call_id_of
 from hotato.model.errors import InputError
 
 
@@ -29,13 +29,18 @@ def pages(http: Http, since: datetime, until: datetime | None, limit: int) -> It
             return
         yield page
         oldest = min(str(c.get("createdAt", "")) for c in page)
-        if len(page) < limit or not oldest or oldest == before:
+        if len(page) < limit or not oldest:
             return
+        if before is not None and oldest >= before:  # not older: the same page again, forever
+            raise InputError.one(
+                "GET /call: the next page was not older than the last (createdAtLt ignored?); "
+                "stopping rather than paging forever (the calls written so far are kept)"
+            )
         before = oldest
 
 
 def identify(call: dict[str, Any]) -> Called:
-    return Called(str(call["id"]), call.get("assistantId"), call.get("startedAt"))
+    return Called(call_id_of(call.get("id")), call.get("assistantId"), call.get("startedAt"))
 
 
 VAPI = Source("vapi", "https://api.vapi.ai", "VAPI_API_KEY", pages, identify)
