@@ -247,3 +247,59 @@ def test_a_megabyte_turn_is_read_in_linear_time() -> None:
     finally:
         signal.alarm(0)
     assert len(found) == 17_000
+
+
+def test_a_state_read_out_after_a_status_read_is_not_graded_as_done() -> None:
+    catalog = _catalog([{"name": "ride_status"}, {"name": "ride_book"}])
+    turns = [("caller", "Where is my ride?"), ("agent", "Your ride is on its way.")]
+    spans = [{"at": 1, "name": "ride_status", "result": {"eta_min": 4}}]
+    assert _grade(turns, spans, catalog) == [("booking_made", Status.INCONCLUSIVE)]
+    turns[1] = ("agent", "I've booked your ride.")
+    assert _grade(turns, spans, catalog) == [("booking_made", Status.FAIL)]
+
+
+def test_a_choice_the_catalog_lists_is_compared() -> None:
+    schema = {"properties": {"priority": {"type": "string", "enum": ["low", "medium", "high"]}}}
+    catalog = _catalog([{"name": "ticket_open", "parameters": schema}])
+    turns = [("caller", "It's urgent."), ("agent", "I've logged it as high priority.")]
+    spans = [{"at": 1, "name": "ticket_open", "arguments": {"priority": "low"}}]
+    assert _grade(turns, spans, catalog) == [("action", Status.FAIL)]
+    spans[0]["arguments"] = {"priority": "high"}
+    assert _grade(turns, spans, catalog) == [("action", Status.PASS)]
+
+
+def test_a_result_that_denies_the_side_effect_fails_the_claim() -> None:
+    turns = [("caller", "Cancel it."), ("agent", "I've cancelled your plan and refunded $59.94.")]
+    spans = [
+        {"at": 1, "name": "cancel_plan", "result": {"cancelled": True, "refund_issued": False}}
+    ]
+    graded = dict(_grade(turns, spans))
+    assert graded["order_cancelled"] is Status.PASS
+    assert graded["refund_issued"] is Status.FAIL
+
+
+@pytest.mark.parametrize("status", ["declined", "timeout", "rejected"])
+def test_a_result_status_that_names_a_failure_is_a_failed_action(status: str) -> None:
+    turns = [("caller", "Pay it."), ("agent", "Your payment of $20 has been processed.")]
+    spans = [
+        {"at": 1, "name": "pay_bill", "arguments": {"amount": 20}, "result": {"status": status}}
+    ]
+    assert _grade(turns, spans) == [("payment_taken", Status.FAIL)]
+
+
+def test_two_actions_in_one_sentence_are_two_claims() -> None:
+    catalog = _catalog([{"name": "CreateServiceRequest"}, {"name": "ChargeCard"}])
+    turns = [
+        ("agent", "Done! I've created service request SR-1 and charged the $49 fee to your card.")
+    ]
+    spans = [{"at": 0, "name": "CreateServiceRequest", "result": {"ticketId": "SR-1"}}]
+    graded = _grade(turns, spans, catalog)
+    assert ("ticket_created", Status.PASS) in graded
+    assert ("payment_taken", Status.FAIL) in graded
+
+
+def _catalog(tools: list[dict[str, Any]]) -> Any:
+    from hotato._documents import Document
+    from hotato.claims.catalog import catalog_from_document
+
+    return catalog_from_document(Document(tools, "tools.json"))

@@ -10,6 +10,7 @@ graded only on request (the action must follow); `negated` ones are listed, neve
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,6 +79,20 @@ def _next_agent_start(turns: Sequence[Turn], i: int) -> float | None:
         if t.role == "agent":
             return t.start
     return None
+
+
+def _previous_agent_end(turns: Sequence[Turn], i: int) -> float | None:
+    for t in reversed(turns[:i]):
+        if t.role == "agent":
+            return t.end if t.end is not None else t.start
+    return None
+
+
+# Signs the agent says it acted, not what a system shows: "I've", "we", "done", "all set".
+_AGENCY = re.compile(
+    r"\b(?:i|we)(?:'ve|'d|'ll| have| had)?\b|\b(?:done|all set|successfully|went through|"
+    r"completed?|processed|confirmed)\b"
+)
 
 
 def _within(span: Span, limit: float | None) -> bool:
@@ -465,6 +480,15 @@ class Grader:
         seen = sorted({s.name for s in self.trace.by_type.get("tool_call", []) if s.name})
         tail = f" (tools seen: {', '.join(seen[:10])})" if seen else " (no tool calls)"
         details: dict[str, Any] = {"said": said_doc}
+        report = self._read_out(claim)
+        if report is not None:
+            return _verdict(
+                Status.INCONCLUSIVE,
+                f"reads as what {report.name} returned (a state, said with no 'I' or 'done'), "
+                f"not as something the agent did; no {ctype.name} action ran{tail}",
+                [report.id],
+                {**details, "read_out": report.name},
+            )
         if aligned.tools:
             return _verdict(
                 Status.FAIL,
@@ -502,6 +526,26 @@ class Grader:
             [s.id for s in acted][-5:],
             {**details, "unaligned": True},
         )
+
+    def _read_out(self, claim: Claim) -> Span | None:
+        """The read this claim reports, when it states a state ("your ride is on its way", "you
+        have 1 alarm set") with no sign the agent acted, and the last tool call before it,
+        since the previous agent turn, is a read whose words it shares."""
+        if _AGENCY.search(claim.text.lower()):
+            return None
+        assert self.trace is not None
+        start = _previous_agent_end(self.turns, claim.turn)
+        limit = _turn_end(self.turns, claim.turn)
+        calls = [
+            s
+            for s in self.trace.by_type.get("tool_call", [])
+            if _within(s, limit) and (start is None or s.time is None or s.time >= start)
+        ]
+        if not calls or may_act(self.catalog.get(calls[-1].name) or Tool(""), self.packs):
+            return None
+        context = [self.turns[claim.turn].text]
+        read = by_words(claim.text, context, self.catalog, self.packs, reads=True)
+        return calls[-1] if calls[-1].name in read else None
 
     def _restated(
         self, claim: Claim, ctype: ClaimType, ok: list[Span], said: Said
