@@ -88,10 +88,11 @@ def _previous_agent_end(turns: Sequence[Turn], i: int) -> float | None:
     return None
 
 
-# Signs the agent says it acted, not what a system shows: "I've", "we", "done", "all set".
+# Signs the agent says it acted, not what a system shows: "I've", "we", "done", "all set",
+# "has been cancelled".
 _AGENCY = re.compile(
     r"\b(?:i|we)(?:'ve|'d|'ll| have| had)?\b|\b(?:done|all set|successfully|went through|"
-    r"completed?|processed|confirmed)\b"
+    r"completed?|processed|confirmed)\b|\b(?:has|have|had) been\b|\b(?:was|were) [a-z]+ed\b"
 )
 
 
@@ -529,8 +530,8 @@ class Grader:
 
     def _read_out(self, claim: Claim) -> Span | None:
         """The read this claim reports, when it states a state ("your ride is on its way", "you
-        have 1 alarm set") with no sign the agent acted, and the last tool call before it,
-        since the previous agent turn, is a read whose words it shares."""
+        have 1 alarm set") with no sign the agent acted (see `_AGENCY`), and the last tool call
+        before it, since the previous agent turn, is a read whose words it shares."""
         if _AGENCY.search(claim.text.lower()):
             return None
         assert self.trace is not None
