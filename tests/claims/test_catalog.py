@@ -303,3 +303,18 @@ def _catalog(tools: list[dict[str, Any]]) -> Any:
     from hotato.claims.catalog import catalog_from_document
 
     return catalog_from_document(Document(tools, "tools.json"))
+
+
+@pytest.mark.parametrize(
+    ("name", "said", "ok"),
+    [
+        ("One on Center Apartments", "a visit at One on Center tomorrow", True),
+        ("Golden Gate Indian Cuisine & Pizza", "a table at Golden Gate Indian Cuisine", True),
+        ("Blue Bottle", "a table at Green Bottle", False),
+        ("Pisces", "playing Pour It Up", False),
+    ],
+)
+def test_a_name_is_said_by_its_normalised_words(name: str, said: str, ok: bool) -> None:
+    from hotato.claims.agree import fold, said_name
+
+    assert said_name(fold(name), fold(said)) is ok

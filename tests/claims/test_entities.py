@@ -23,6 +23,8 @@ CASES = [
     ("on 2019-03-09", "date", "2019-03-09"),
     ("see you tomorrow", "date", "tomorrow"),
     ("at seven thirty in the evening", "time", "19:30"),
+    ("a quarter to 5 in the evening", "time", "16:45"),
+    ("flight HAT318 on the twelfth", "id", "HAT318"),
     ("at half past six pm", "time", "18:30"),
     ("at noon", "time", "12:00"),
     ("at 19:45", "time", "19:45"),

@@ -228,7 +228,7 @@ def disagreements(
                 continue
             if _IDLIKE.match(value) or _PERSON.search(key.lower()):
                 continue  # an identifier or the caller's own name, not a thing said
-            if folded not in spoken:
+            if not said_name(folded, spoken):
                 out.append(
                     {
                         "argument": key,
@@ -267,6 +267,26 @@ def disagreements(
                         }
                     )
     return out
+
+
+_PLACE_WORDS = word_set(
+    "the a an apartments apartment hotel hotels inn suites restaurant restaurants bar grill "
+    "cafe inc llc ltd co company salon clinic center centre theater theatre station airport"
+)
+
+
+def said_name(folded: str, spoken: str) -> bool:
+    """A name the tool acted on was said in the call (both folded, see `fold`): whole, without
+    the words that only say what kind of place it is ("One on Center" for "One on Center
+    Apartments"), or by its first words when they are most of it."""
+    if folded in spoken:
+        return True
+    words = folded.split()
+    core = [w for w in words if w not in _PLACE_WORDS]
+    if core and len(core) < len(words) and f" {' '.join(core)} " in spoken:
+        return True
+    least = max(2, -(-len(words) * 3 // 5))
+    return any(f" {' '.join(words[:k])} " in spoken for k in range(len(words) - 1, least - 1, -1))
 
 
 def _role_keys(

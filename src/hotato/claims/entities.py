@@ -123,7 +123,8 @@ def _clock(hour: int, minute: int, meridiem: str | None) -> tuple[str, bool] | N
     if meridiem:
         if hour == 0 or hour > 12:
             return None
-        pm = meridiem[0].lower() in "pe" or meridiem.lower() in ("night", "tonight", "afternoon")
+        said = meridiem.lower()
+        pm = said[0] in "pe" or any(w in said for w in ("evening", "night", "afternoon"))
         hour = hour % 12 + (12 if pm else 0)
         return f"{hour:02d}:{minute:02d}", False
     return f"{hour % 24:02d}:{minute:02d}", hour <= 12 and hour != 0
