@@ -93,6 +93,7 @@ def by_words(
     catalog: Catalog,
     packs: PackSet,
     reads: bool = False,
+    loose: bool = False,
 ) -> list[str]:
     """The mutating tools whose words the claim shares, best first: a word of the claim's own
     sentence counts twice one of the turns before it, a word of the tool's name three times one
@@ -107,7 +108,9 @@ def by_words(
         if may_act(tool, packs) == reads:
             continue
         score = _score(tool, own, before)
-        shares = not own or bool(own & tool.terms)  # the claim's own words must meet the tool
+        # the claim's own words must meet a tool that would back it; with `loose`, a read is
+        # named by the service the claim and the turns before it speak of
+        shares = loose or not own or bool(own & tool.terms)
         if score >= NAME_WEIGHT and shares:
             scored.append((-score, tool.name))
     scored.sort()
