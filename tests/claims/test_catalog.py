@@ -132,34 +132,25 @@ def _grade(
     ]
 
 
-def test_a_booking_backs_the_payment_it_took() -> None:
-    turns = [
-        ("caller", "Book it."),
-        ("agent", "Your flight is booked and the payment of $412 has been processed."),
-    ]
-    spans = [
-        {
-            "at": 1,
-            "name": "book_reservation",
-            "arguments": {"payment_methods": [{"payment_id": "card_1", "amount": 412}]},
-        }
-    ]
-    assert _grade(turns, spans) == [("booking_made", Status.PASS), ("payment_taken", Status.PASS)]
+BOOKED = [
+    ("caller", "Book it."),
+    ("agent", "Your flight is booked and the payment of $412 has been processed."),
+]
 
 
-def test_a_nested_payment_amount_that_differs_fails() -> None:
-    turns = [
-        ("caller", "Book it."),
-        ("agent", "Your flight is booked and the payment of $412 has been processed."),
-    ]
-    spans = [
-        {
-            "at": 1,
-            "name": "book_reservation",
-            "arguments": {"payment_methods": [{"payment_id": "card_1", "amount": 214}]},
-        }
-    ]
-    assert ("payment_taken", Status.FAIL) in _grade(turns, spans)
+@pytest.mark.parametrize(
+    ("amount", "expected"),
+    [
+        (412, [("booking_made", Status.PASS), ("payment_taken", Status.PASS)]),
+        (214, [("booking_made", Status.PASS), ("payment_taken", Status.FAIL)]),
+    ],
+)
+def test_a_booking_backs_the_payment_it_took_with_its_nested_amount(
+    amount: int, expected: list[tuple[str, Status]]
+) -> None:
+    payment = {"payment_id": "card_1", "amount": amount}
+    spans = [{"at": 1, "name": "book_reservation", "arguments": {"payment_methods": [payment]}}]
+    assert _grade(BOOKED, spans) == expected
 
 
 def test_a_claim_no_tool_answers_to_is_inconclusive_when_other_actions_ran() -> None:

@@ -272,9 +272,13 @@ class Grader:
 
     def aligned(self, claim: Claim, ctype: ClaimType) -> Alignment:
         """The catalog's tools this claim speaks of (see `hotato.claims.align`)."""
+        return align(ctype, claim.text, self._context(claim), self.catalog, self.packs)
+
+    def _context(self, claim: Claim) -> list[str]:
+        """The turns whose words help align a claim: its own and the few before it, since the
+        previous claim of its type."""
         floor = max(self.last_claim.get(claim.type, -1) + 1, claim.turn - CONTEXT_TURNS)
-        context = [self.turns[i].text for i in range(floor, claim.turn + 1)]
-        return align(ctype, claim.text, context, self.catalog, self.packs)
+        return [self.turns[i].text for i in range(floor, claim.turn + 1)]
 
     def spans_for(self, ctype: ClaimType, tools: Sequence[str]) -> list[Span]:
         assert self.trace is not None
@@ -507,8 +511,7 @@ class Grader:
                 [],
                 details,
             )
-        floor = max(self.last_claim.get(claim.type, -1) + 1, claim.turn - CONTEXT_TURNS)
-        context = [self.turns[i].text for i in range(floor, claim.turn + 1)]
+        context = self._context(claim)
         loose = not ctype.align  # a type that names its action: the turns before may name it
         read = by_words(claim.text, context, self.catalog, self.packs, reads=True, loose=loose)
         if read:
