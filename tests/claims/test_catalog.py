@@ -269,12 +269,20 @@ def test_a_result_that_denies_the_side_effect_fails_the_claim() -> None:
     assert graded["refund_issued"] is Status.FAIL
 
 
-@pytest.mark.parametrize("status", ["declined", "timeout", "rejected"])
-def test_a_result_status_that_names_a_failure_is_a_failed_action(status: str) -> None:
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"status": "declined"},
+        {"status": "timeout"},
+        {"state": "rejected"},
+        {"success": False},
+        {"error": {"code": 402}},
+        "Error: payment method not found",
+    ],
+)
+def test_a_result_that_says_it_failed_is_a_failed_action(result: Any) -> None:
     turns = [("caller", "Pay it."), ("agent", "Your payment of $20 has been processed.")]
-    spans = [
-        {"at": 1, "name": "pay_bill", "arguments": {"amount": 20}, "result": {"status": status}}
-    ]
+    spans = [{"at": 1, "name": "pay_bill", "arguments": {"amount": 20}, "result": result}]
     assert _grade(turns, spans) == [("payment_taken", Status.FAIL)]
 
 

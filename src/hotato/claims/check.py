@@ -168,15 +168,21 @@ _FAILED_STATUS = word_set(
 )
 
 
+_FAILED_TEXT = ("error", "failed", "failure", "exception", "unable to", "cannot", "could not")
+
+
 def _raised(span: Span) -> bool:
     """The tool failed: the span says so (`Span.raised`), or its result's `status`, `state`
-    or `outcome` names a failure ("declined", "timeout"), or it has `success: false`."""
+    or `outcome` names a failure ("declined", "timeout"), or it has `success: false` or an
+    `error`, or it is text that starts by saying so ("Error: ...")."""
     if span.raised():
         return True
     result = span.read("result")
+    if isinstance(result, str):  # a tool that answers in text: "Error: payment method not found"
+        return result.lstrip().lower().startswith(_FAILED_TEXT)
     if not isinstance(result, dict):
         return False
-    if result.get("success") is False:
+    if result.get("success") is False or result.get("error") not in (None, "", False):
         return True
     return any(
         isinstance(result.get(k), str) and result[k].lower() in _FAILED_STATUS
