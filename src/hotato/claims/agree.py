@@ -168,6 +168,29 @@ def show(kind: str, value: Any) -> str:
     return str(value)
 
 
+def _holding(kind: str, pattern: Any, args: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The arguments named for an entity kind whose values read as that kind."""
+    return [
+        (k, got)
+        for k, v in args
+        if pattern.search(k.lower().encode())
+        and (got := read_value(kind, v)) is not None
+        and not (kind == "amount" and _COUNTISH.search(k.lower()))
+    ]
+
+
+def compared(ctype: ClaimType, arguments: Any, said: dict[str, list[Entity]]) -> list[str]:
+    """The entity kinds a claim stated that the span's arguments hold: what "agrees" covers."""
+    args = list(flat_args(arguments))
+    return sorted(
+        kind
+        for kind, pattern in ctype.agree.items()
+        if pattern is not None
+        and any(comparable(e) for e in said.get(kind, []))
+        and _holding(kind, pattern, args)
+    )
+
+
 def disagreements(
     ctype: ClaimType,
     arguments: Any,
@@ -193,13 +216,7 @@ def disagreements(
         stated = [e for e in said.get(kind, []) if comparable(e)]
         if not stated or pattern is None:
             continue
-        keyed = [
-            (k, read_value(kind, v))
-            for k, v in args
-            if pattern.search(k.lower().encode())
-            and read_value(kind, v) is not None
-            and not (kind == "amount" and _COUNTISH.search(k.lower()))
-        ]
+        keyed = _holding(kind, pattern, args)
         if not keyed:
             continue
         out.extend(_by_role(kind, stated, keyed, roles or {}))

@@ -17,7 +17,15 @@ from typing import Any
 
 import msgspec
 
-from hotato.claims.agree import by_enum, describe, disagreements, flat_args, fold, role_words
+from hotato.claims.agree import (
+    by_enum,
+    compared,
+    describe,
+    disagreements,
+    flat_args,
+    fold,
+    role_words,
+)
 from hotato.claims.align import Alignment, align, by_words, may_act
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace, word_set
 from hotato.claims.entities import Entity, extract_entities
@@ -584,7 +592,7 @@ class Grader:
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
         self._use(span, claim)
         what = span.name or span.type
-        checked = ", ".join(sorted(k for k in said.entities if k in ctype.agree))
+        checked = ", ".join(compared(ctype, span.read("arguments"), said.entities))
         reason = f"{what} ran and succeeded" + (f"; agrees on {checked}" if checked else "")
         state = _state_check(ctype, span, said, self.state)
         if state is None:
