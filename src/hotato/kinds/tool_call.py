@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from hotato.kinds._base import CountBounds, Evidence, Spec, bounds, kind
+from hotato.kinds._near_miss import NEAR_MISS_LIMIT, describe
 from hotato.kinds._payloads import arguments_of
 from hotato.kinds._trace_util import Indexes, derived, span_ids
 from hotato.model.evidence import Span, Trace
@@ -117,8 +118,8 @@ def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
         )
     if n == 0:
         return Verdict.failed(
-            f"{what} was never called; the trace holds "
-            f"{len(trace.by_type.get('tool_call', []))} tool call(s)",
+            f"{what} was never called{_near_miss(trace, name, spec.args_subset)}; the trace "
+            f"holds {len(trace.by_type.get('tool_call', []))} tool call(s)",
             observed=0,
         )
     expected = (
@@ -129,6 +130,15 @@ def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
     return Verdict.failed(
         f"{what} was called {n} time(s); expected {expected}", observed=n, evidence=span_ids(found)
     )
+
+
+def _near_miss(trace: Trace, name: str, args_subset: dict[str, Any] | None) -> str:
+    """How the closest call of `name` differed from `args_subset` ("" when none ran)."""
+    if not args_subset:
+        return ""
+    found = arguments_of(trace, name)
+    spans = found.spans[:NEAR_MISS_LIMIT]
+    return describe(spans, [found.value(i) for i in range(len(spans))], args_subset)
 
 
 def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
