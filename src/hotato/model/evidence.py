@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from hotato.model.failure import FAILED_STATUSES, FAILURE_BYTES, failure
 from hotato.model.haystack import Haystack
 from hotato.model.span_fields import HANDOFF_TYPES as HANDOFF_TYPES
 from hotato.model.span_fields import TERMINATION_TYPES as TERMINATION_TYPES
@@ -108,17 +109,28 @@ class Span(msgspec.Struct, kw_only=True, gc=False):
         return self.start_sec if self.start_sec is not None else self.time_sec
 
     def raised(self) -> bool:
-        """The tool raised: a truthy `error`, `status: error`, `ok: false` on the span, or a
-        result with `ok: false`."""
-        if self.read("error") not in (None, "", False):
-            return True
+        """The tool failed: the span's own fields or its returned value hold one of the failure
+        shapes of `hotato.model.failure` (a truthy `error`, `status: error`, `ok: false`,
+        `success: false`, an HTTP status of 400 or more, ...)."""
+        return self.failure() is not None
+
+    def failure(self) -> str | None:
+        """Which failure shape the span (its own fields first) or its result holds; None when
+        neither holds one."""
+        err = self.read("error")
+        if err not in (None, "", False) and err != {}:
+            return "error"
         status = self.read("status")
-        if isinstance(status, str) and status.lower() in {"error", "failed", "failure"}:
-            return True
+        if isinstance(status, str) and status.strip().lower() in FAILED_STATUSES:
+            return f"status: {status}"
+        if isinstance(status, int) and not isinstance(status, bool) and status >= 400:
+            return f"status: {status}"
+        code = self.read("status_code")
+        if isinstance(code, int) and not isinstance(code, bool) and code >= 400:
+            return f"status_code: {code}"
         if self.read("ok") is False:
-            return True
-        result = self.read("result")
-        return isinstance(result, dict) and result.get("ok") is False
+            return "ok: false"
+        return failure(self.read("result"))
 
     def measured_latency_ms(self) -> float | None:
         if self.latency_ms is not None:
@@ -188,12 +200,15 @@ class Trace(msgspec.Struct, dict=True):
     def maybe_raised(self) -> list[Span]:
         """The tool calls that may have raised, in trace order: a superset of those whose
         `raised()` is true, found without decoding anything: an error, a status, attributes
-        that name a field `raised()` reads, or `false` in the result's bytes (for `ok: false`),
-        the results searched joined (one pass in C, not a step per call)."""
+        that name a field `raised()` reads, or bytes in the result that a failure shape holds
+        (`hotato.model.failure.FAILURE_BYTES`), the results searched joined (a pass in C per
+        needle, not a step per call)."""
         tools = self.by_type.get("tool_call", [])
-        falses = Haystack([s.result_raw for s in tools]).containing(b"false")
+        results = Haystack([s.result_raw for s in tools])
         maybe = {i for i, s in enumerate(tools) if may_have_raised(s)}
-        return [tools[i] for i in sorted(maybe.union(falses))]
+        for needle in FAILURE_BYTES:
+            maybe.update(results.containing(needle))
+        return [tools[i] for i in sorted(maybe)]
 
     def of_types(self, types: frozenset[str]) -> list[Span]:
         found = [s for t in types for s in self.by_type.get(t, ())]
@@ -203,7 +218,7 @@ class Trace(msgspec.Struct, dict=True):
 
 # The attributes' keys `raised()` reads (error, status, ok, result), as JSON writes them; an
 # escape may spell any of them.
-_FAILURE_KEYS = (b'"error"', b'"status"', b'"ok"', b'"result"', b"\\")
+_FAILURE_KEYS = (b'"error"', b'"status"', b'status_code"', b'"ok"', b'"result"', b"\\")
 
 
 def _names_a_failure(attributes: bytes) -> bool:
@@ -214,7 +229,7 @@ def may_have_raised(span: Span) -> bool:
     """Whether `Span.raised()` may hold, read from the span's own fields without decoding: an
     error, a status, or attributes that name one of the fields it reads. (`ok: false` in the
     result is the caller's to find: see `Trace.maybe_raised`.)"""
-    if span.error_raw or span.status is not None:
+    if span.error_raw or span.status is not None or span.status_code is not None:
         return True
     return bool(span.attributes_raw) and _names_a_failure(bytes(span.attributes_raw))
 
