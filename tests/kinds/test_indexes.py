@@ -12,6 +12,7 @@ from unittest.mock import patch
 import msgspec
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from tests.kinds import placement_reference as reference
 
 from hotato.engine.evaluate import Sources, evaluate
 from hotato.kinds import REGISTRY
@@ -133,8 +134,11 @@ def run(item: dict[str, Any], trace: Trace) -> Any:
 @given(st.lists(spans(), max_size=12))
 def test_time_orders_match_the_sorts(items: list[dict[str, Any]]) -> None:
     trace = trace_of(items)
-    assert trace.ordered == sorted(trace.spans, key=key)
-    assert trace.tool_order == sorted(trace.by_type.get("tool_call", []), key=key)
+    assert trace.ordered == reference.ordered(trace)
+    assert trace.unplaced == reference.unplaced(trace)
+    assert trace.tool_order == [s for s in reference.ordered(trace) if s.type == "tool_call"]
+    if all(s.time is not None for s in trace.spans):  # timed spans: by time, ties in line order
+        assert trace.ordered == sorted(trace.spans, key=key)
 
 
 @SETTINGS
@@ -159,10 +163,10 @@ def test_calls_by_argument_match_the_scan(
     assert calls(trace, name, wanted) == scan
 
 
-def _greedy(order: list[str], trace: Trace) -> list[str]:
+def _greedy(order: list[str], spans: list[Span]) -> list[str]:
     step, hits = 0, []
-    for span in sorted(trace.by_type.get("tool_call", []), key=key):
-        if step < len(order) and span.name == order[step]:
+    for span in spans:
+        if span.type == "tool_call" and step < len(order) and span.name == order[step]:
             hits.append(span.id)
             step += 1
     return hits
@@ -173,9 +177,24 @@ def _greedy(order: list[str], trace: Trace) -> list[str]:
 def test_require_order_matches_the_scan(items: list[dict[str, Any]], order: list[str]) -> None:
     trace = trace_of(items)
     result = run({"kind": "tool_call", "require_order": order}, trace)
-    hits = _greedy(order, trace)
-    assert result.status is (Status.PASS if len(hits) == len(order) else Status.FAIL)
-    assert result.evidence == hits[:20]
+    assert reference.holds_in_every_order(
+        trace, result.status, lambda spans: len(_greedy(order, spans)) == len(order)
+    )
+    if not trace.unplaced:
+        hits = _greedy(order, reference.ordered(trace))
+        assert result.evidence == hits[:20]
+
+
+def _early(tool: str, until: str, spans: list[Span]) -> list[str]:
+    early = []
+    for span in spans:
+        if span.type != "tool_call":
+            continue
+        if span.name == until:
+            break
+        if span.name == tool:
+            early.append(span.id)
+    return early
 
 
 @SETTINGS
@@ -183,14 +202,11 @@ def test_require_order_matches_the_scan(items: list[dict[str, Any]], order: list
 def test_never_before_matches_the_scan(items: list[dict[str, Any]], tool: str, until: str) -> None:
     trace = trace_of(items)
     result = run({"kind": "tool_call", "never_before": {"tool": tool, "until": until}}, trace)
-    early = []
-    for span in sorted(trace.by_type.get("tool_call", []), key=key):
-        if span.name == until:
-            break
-        if span.name == tool:
-            early.append(span.id)
-    assert result.status is (Status.FAIL if early else Status.PASS)
-    assert result.evidence == early[:20]
+    assert reference.holds_in_every_order(
+        trace, result.status, lambda spans: not _early(tool, until, spans)
+    )
+    if not trace.unplaced:
+        assert result.evidence == _early(tool, until, reference.ordered(trace))[:20]
 
 
 @SETTINGS
@@ -251,13 +267,12 @@ def test_handoff_matches_the_scan(
 def test_dtmf_matches_the_scan(items: list[dict[str, Any]], digits: str, absent: bool) -> None:
     trace = trace_of(items)
     result = run({"kind": "dtmf", "digits": digits, "absent": absent}, trace)
-    untimed_last = float("inf")
-    keyed = sorted(
-        trace.by_type.get("dtmf", []),
-        key=lambda s: (s.time if s.time is not None else untimed_last, s.index),
-    )
-    present = digits in "".join(s.digits or "" for s in keyed)
-    assert result.status is (Status.PASS if present != absent else Status.FAIL)
+
+    def holds(spans: list[Span]) -> bool:
+        present = digits in "".join(str(s.digits or "") for s in spans if s.type == "dtmf")
+        return present != absent
+
+    assert reference.holds_in_every_order(trace, result.status, holds)
 
 
 @SETTINGS
