@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from hotato.kinds._base import Evidence, Spec, kind
-from hotato.kinds._trace_util import derived, span_ids
 from hotato.kinds._placement import unknown_order, unplaced_in
+from hotato.kinds._trace_util import derived, span_ids
 from hotato.model.evidence import Span, Trace
 from hotato.model.results import Verdict
 from hotato.model.status import Source
