@@ -9,6 +9,13 @@
     /tmp/fixenv/bin/pip install 'vapi-server-sdk==1.4.*' 'retell-sdk==4.40.*'
     /tmp/fixenv/bin/python scripts/make_vendor_fixtures.py vapi-retell
 
+    # an OpenAI agent under OpenTelemetry's own GenAI instrumentation (openai-v2):
+    python -m venv /tmp/fixenv-otel
+    /tmp/fixenv-otel/bin/pip install 'opentelemetry-instrumentation-openai-v2==2.4b0' \
+        'opentelemetry-util-genai==1.1b0' openai httpx opentelemetry-sdk \
+        opentelemetry-exporter-otlp-proto-common
+    /tmp/fixenv-otel/bin/python scripts/make_vendor_fixtures.py openai-genai
+
 Each stack runs one scripted call in process with fakes written here for its LLM, STT and TTS
 (no network, no keys) and its real telemetry: the OpenTelemetry SDK exporting what the stack's
 own tracing records. The files are committed, so the test suite does not need these packages.
@@ -39,8 +46,10 @@ def main(argv: list[str]) -> int:
             from vendor_fixtures import pipecat_realtime_call as module  # type: ignore[no-redef]
         elif stack == "vapi-retell":
             from vendor_fixtures import vapi_retell_payloads as module  # type: ignore[no-redef]
+        elif stack == "openai-genai":
+            from vendor_fixtures import openai_genai_call as module  # type: ignore[no-redef]
         else:
-            expected = "livekit, pipecat, pipecat-realtime or vapi-retell"
+            expected = "livekit, pipecat, pipecat-realtime, vapi-retell or openai-genai"
             print(f"unknown stack {stack!r}: expected {expected}", file=sys.stderr)
             return 2
         for path in module.generate(OUT):
