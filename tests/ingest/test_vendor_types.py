@@ -65,8 +65,8 @@ def test_there_are_fixtures_for_both_vendors() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_fixture_is_what_the_sdk_defines(name: str) -> None:
-    model, key = _model(name)
     doc = json.loads((VENDORS / name).read_text())
+    key = "message" if name.startswith("vapi_") else ("call" if "call.json" not in name else None)
     if key == "call":
         assert doc["event"] in {
             "call_started",
@@ -87,5 +87,6 @@ def test_fixture_is_what_the_sdk_defines(name: str) -> None:
         assert round(instant.timestamp() * 1000) == body[typed]  # the same instant
     if name in OTHER_RELEASE:
         return
+    model, _ = _model(name)  # the SDK's models load only for a fixture they validate
     parsed = model.model_validate(body)
     assert undefined_fields(parsed) == OUTSIDE_THE_SDK.get(name, [])
