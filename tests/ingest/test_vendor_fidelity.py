@@ -67,6 +67,13 @@ def test_vapi_tool_calls_with_an_iso_timestamp_grades(tmp_path: Path) -> None:
 # --- a function's own failure marker in Retell's result content ----------------------------------
 
 
+def test_retell_function_result_success_false_is_not_written_as_ok(tmp_path: Path) -> None:
+    _, _, spans = ingest(RETELL_FAILED, tmp_path / "t.jsonl")
+    charge = tool(spans, "charge_card")
+    assert charge["result"] == {"success": False, "error": "card declined"}
+    assert "status" not in charge  # Retell's `successful: true` is the invocation, not the charge
+
+
 def test_retell_function_result_success_false_is_a_tool_error(tmp_path: Path) -> None:
     code, rows = _run(
         tmp_path,

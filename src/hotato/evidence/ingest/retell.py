@@ -23,6 +23,7 @@ from hotato.evidence.ingest._doc import Walk
 from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._values import jsonish, party, seconds_to_ns
 from hotato.evidence.ingest.detect import Sniffed, document
+from hotato.model.failure import failure
 
 # Webhooks that carry the whole call object under `call`.
 _WEBHOOK_EVENTS = frozenset(
@@ -162,6 +163,8 @@ def read_document(doc: Any, name: str, em: Emitter) -> None:
             content = obj.get("content")
             result = ABSENT if ok is False or "content" not in obj or scrubbed else jsonish(content)
             error = ((content if not scrubbed else None) or True) if ok is False else None
+            if ok and result is not ABSENT and failure(result) is not None:
+                ok = None  # the function's own result says it failed: not written as "ok"
             if not em.close_tool(call_key, result=result, error=error, ok=ok):
                 em.tool_call(
                     None,
