@@ -132,9 +132,10 @@ def iso_to_ns(value: Any) -> int | None:
     return whole * 1_000_000_000 + parsed.microsecond * 1_000
 
 
-# Epoch numbers are told apart by size: below 1e11 they are seconds (until the year 5138),
-# below 1e14 milliseconds (from 1973), below 1e17 microseconds, else nanoseconds.
-_EPOCH_UNITS = ((1e11, 1_000_000_000), (1e14, 1_000_000), (1e17, 1_000))
+# Epoch numbers are told apart by size, as pydantic (the vendors' SDK models) reads a number
+# for a datetime: below 2e10 they are seconds (until the year 2603), below 2e13 milliseconds
+# (from 1970-08-21), below 2e16 microseconds, else nanoseconds.
+_EPOCH_UNITS = ((2e10, 1_000_000_000), (2e13, 1_000_000), (2e16, 1_000))
 
 
 def epoch_number_to_ns(value: float) -> int | None:
