@@ -404,3 +404,43 @@ def test_a_child_path_naming_the_folder_itself_is_a_refusal(pristine: Path, rel:
     (folder / "conversation.json").write_text(json.dumps(manifest))
     report = verify_artifact(folder)
     assert any("names the artifact folder" in p for p in report.problems), report.problems
+
+
+# --- an evidence-only artifact (hotato 1.x `simulate`) -------------------------------------------
+
+SIMULATED_1X = Path(__file__).resolve().parent / "data" / "hotato-1.20-simulate"
+
+
+def _simulated(tmp_path: Path) -> Path:
+    art = tmp_path / "sim"
+    shutil.copytree(SIMULATED_1X, art)
+    (art / "README.md").unlink()  # ours, not the artifact's
+    return art
+
+
+def test_an_intact_1x_simulate_artifact_verifies_and_says_it_binds_no_results(
+    tmp_path: Path,
+) -> None:
+    art = _simulated(tmp_path)
+    ran = hotato("conversation", "verify", str(art), "--format", "json")
+    assert ran.code == 0, ran.out
+    doc = json.loads(ran.out)
+    assert doc["ok"] is True and doc["verified"] == ["trace", "transcript"]
+    assert doc["evidence_only"] == "the manifest binds evidence and no evaluated results"
+    text = hotato("conversation", "verify", str(art))
+    assert text.code == 0
+    assert "evidence only: the manifest binds evidence and no evaluated results" in text.out
+
+
+def test_a_tampered_1x_simulate_artifact_is_refused(tmp_path: Path) -> None:
+    art = _simulated(tmp_path)
+    (art / "transcript.json").write_text("[]")
+    assert hotato("conversation", "verify", str(art)).code == 2
+
+
+def test_a_test_run_manifest_that_lost_its_results_is_still_refused(tmp_path: Path) -> None:
+    # naming a test, it would have bound its results: evidence-only it is not
+    art = _simulated(tmp_path)
+    edit_manifest(art, lambda m: m.update(test_id="refund-flow"))
+    doc = refused(art)
+    assert doc["unbound"] == ["assertions: the manifest binds no evaluated results"]

@@ -64,7 +64,7 @@ CASES = {
                 },
             }
         ),
-        " $.chat_history.items[0].created_at: expected a number, got string",
+        " $.chat_history.items[0].created_at: expected a timestamp (ISO 8601 or epoch), got 'noon'",
     ),
     "bridge-bad.jsonl": (
         '{"call_id": "c"}\n{"type": "tool_call", "start_sec": "soon"}\n',

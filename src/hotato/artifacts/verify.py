@@ -27,6 +27,7 @@ class Report:
     problems: list[str] = field(default_factory=list)
     manifest: dict[str, Any] | None = None
     manifest_bytes: bytes | None = None  # the one read: a signature is checked against these
+    evidence_only: bool = False  # binds evidence and no evaluated results (see _evidence_only)
 
     @property
     def refused(self) -> bool:
@@ -41,6 +42,7 @@ class Report:
             "missing": self.missing,
             "unbound": self.unbound,
             "problems": self.problems,
+            **({"evidence_only": EVIDENCE_ONLY} if self.evidence_only else {}),
         }
 
 
@@ -160,6 +162,22 @@ def _read_manifest(base: Path, report: Report) -> dict[str, Any] | None:
     return manifest
 
 
+# Children that are evidence, not results: what a simulation (hotato 1.x `simulate`) binds.
+EVIDENCE_CHILDREN = frozenset({"trace", "transcript", "state", "timing", "audio"})
+EVIDENCE_ONLY = "the manifest binds evidence and no evaluated results"
+
+
+def _evidence_only(manifest: dict[str, Any], children: dict[str, Any]) -> bool:
+    """An artifact that holds only evidence, as it says it does: it binds at least one
+    evidence child and nothing else, and names no test (a test run's manifest always binds
+    its results, so one that names a test and binds none has lost them)."""
+    return (
+        bool(children)
+        and EVIDENCE_CHILDREN.issuperset(children)
+        and manifest.get("test_id") is None
+    )
+
+
 def verify_artifact(folder: str | os.PathLike[str]) -> Report:
     base = Path(folder)
     report = Report()
@@ -169,7 +187,10 @@ def verify_artifact(folder: str | os.PathLike[str]) -> Report:
     report.manifest = manifest
     children: dict[str, Any] = manifest["artifacts"]
     if "assertions" not in children:
-        report.unbound.append("assertions: the manifest binds no evaluated results")
+        if _evidence_only(manifest, children):
+            report.evidence_only = True
+        else:
+            report.unbound.append("assertions: the manifest binds no evaluated results")
     for name, entry in sorted(children.items()):
         malformed = _malformed(entry)
         if malformed:

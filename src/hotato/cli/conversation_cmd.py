@@ -28,8 +28,10 @@ def conversation_group() -> None:
 def verify_cmd(folder: str, trust: tuple[str, ...], fmt: str) -> None:
     """Re-hash every child the manifest binds.
 
-    Exit 0 when every digest and size matches. Exit 2 on a mismatch, a missing child, a
-    malformed manifest, a manifest that binds no evaluated results, a child path that is
+    Exit 0 when every digest and size matches (an evidence-only artifact, such as a
+    simulation's, verifies and says it binds no results). Exit 2 on a mismatch, a missing
+    child, a malformed manifest, a manifest of a test run that binds no evaluated results, a
+    child path that is
     absolute or leaves the folder, a link, or a determinate state verdict whose state
     evidence is not bound. With --trust, a manifest that was rewritten and re-hashed (a FAIL
     edited to PASS) is refused too.
@@ -62,6 +64,8 @@ def _text(folder: str, doc: dict[str, object]) -> str:
         lines.append(f"  UNBOUND   {item}")
     for item in doc["problems"]:  # type: ignore[attr-defined]
         lines.append(f"  REFUSED   {item}")
+    if "evidence_only" in doc:
+        lines.append(f"  evidence only: {doc['evidence_only']}")
     sig = doc["signature"]
     if isinstance(sig, dict) and sig.get("checked"):
         lines.append(f"  signature {'holds under a trusted key' if sig.get('ok') else 'REFUSED'}")

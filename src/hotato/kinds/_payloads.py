@@ -192,6 +192,13 @@ class Payloads:
         values = (self.value(i) for i in pool)
         return any(v is not ABSENT and test(v) for v in values)
 
+    def recorded_positions(self, limit: int) -> list[int]:
+        """The first `limit` positions whose span recorded a payload (null included)."""
+        if not self.recorded:
+            return []
+        found = (i for i in range(len(self.spans)) if self.value(i) is not ABSENT)
+        return list(islice(found, limit))
+
     def first_recorded(self, n: int) -> list[Any]:
         """The first `n` recorded payloads, in trace order."""
         values = (self.value(i) for i in range(len(self.spans)))

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from hotato.model.evidence import Span
+from hotato.model.failure import failure_text
 
 T = TypeVar("T")
 
@@ -70,7 +71,10 @@ def error_text(span: Span) -> str:
     if err is None:
         if span.type == "tool_timeout":
             return "timeout"
-        return str(span.read("status") or "")
+        told = failure_text(span.read("result"))  # the tool's own words, in what it returned
+        if told is not None:
+            return told
+        return str(span.read("status") or span.failure() or "")
     if isinstance(err, dict):
         parts = [str(err.get(k)) for k in ("type", "code", "message") if err.get(k) is not None]
         return ": ".join(parts) if parts else msgspec.json.encode(err).decode()

@@ -12,9 +12,12 @@ from hotato.model.status import Source
 class Order(Spec, tag="order", frozen=True):
     """Reads the transcript's turns (of `role`) and finds the first match of each pattern.
 
-    Passes when the first match of `before` comes before the first match of `after`, and
-    vacuously when either is never said.
-    Fails when `after` is first said before `before` is.
+    Passes when the first match of `before` is in an earlier turn than the first match of
+    `after`, and vacuously when either is never said.
+    Fails when `after` is first said before `before` is, or in the same turn: nobody can answer
+    in the middle of one turn, so "I'll need to verify you. Your balance is 12 dollars, and
+    what is your date of birth?" has not verified anyone first. With `within_turn: true`, two
+    phrases of one turn are held to their order in it (a disclosure read before the question).
     Inconclusive when no transcript was supplied.
 
     Example:
@@ -29,6 +32,7 @@ class Order(Spec, tag="order", frozen=True):
     after: str
     role: Role | None = None
     case_sensitive: bool = False
+    within_turn: bool = False
 
 
 def _validate(spec: Order) -> list[str]:
@@ -55,6 +59,13 @@ def check(spec: Order, ev: Evidence) -> Verdict:
         missing = spec.before if first_before is None else spec.after
         return Verdict.passed(f"{missing!r} was never said; the order holds vacuously")
     ids = [f"t_{first_before[0]}", f"t_{first_after[0]}"]
+    if first_before[0] == first_after[0] and not spec.within_turn:
+        return Verdict.failed(
+            f"{spec.before!r} and {spec.after!r} are first said in the same turn "
+            f"({first_before[0]}), so {spec.before!r} did not come first; set within_turn: true "
+            "to compare their places in one turn",
+            evidence=ids[:1],
+        )
     if first_before < first_after:
         return Verdict.passed(
             f"{spec.before!r} (turn {first_before[0]}) came before "

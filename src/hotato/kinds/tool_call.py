@@ -11,7 +11,9 @@ from typing import Any
 import msgspec
 
 from hotato.kinds._base import CountBounds, Evidence, Spec, bounds, kind
+from hotato.kinds._near_miss import NEAR_MISS_LIMIT, describe
 from hotato.kinds._payloads import arguments_of
+from hotato.kinds._placement import unknown_order, unplaced_in
 from hotato.kinds._trace_util import Indexes, derived, span_ids
 from hotato.model.evidence import Span, Trace
 from hotato.model.results import Verdict
@@ -32,7 +34,9 @@ class ToolCall(Spec, tag="tool_call", frozen=True):
     With `absent: true`, passes when no such call exists.
     Fails when the trace was read and holds no such call (a trace with zero spans included),
     the count is out of bounds, the order is broken, or a forbidden call came first.
-    Inconclusive when no trace was supplied.
+    Inconclusive when no trace was supplied, or when an order depends on where a call with no
+    time was and the trace, not written in time order around it, cannot tell (a call with no
+    time otherwise keeps its place in the file among the timed ones).
 
     Example:
         - id: refund-issued-once
@@ -80,18 +84,25 @@ EMPTY: array[int] = array("q")
 Places = Mapping[str, "array[int] | Indexes"]
 
 
-def _positions(trace: Trace) -> tuple[Places, list[Span]]:
+def _positions(trace: Trace, placed_only: bool = False) -> tuple[Places, list[Span]]:
     """Each tool's places in the time order of tool calls, for order checks by bisection, and
-    the list those places index. A trace already in time order (as ingested) needs no pass:
-    a call's place is its index in the trace, read from the tool's own list when bisected."""
+    the list those places index (without the calls whose place is unknown, with
+    `placed_only`). A trace already in time order (as ingested) needs no pass: a call's place
+    is its index in the trace, read from the tool's own list when bisected."""
     tool_order = trace.tool_order
-    if tool_order is trace.by_type.get("tool_call"):
+    if tool_order is trace.by_type.get("tool_call") and not trace.unplaced:
         return {n: Indexes(c) for n, c in trace.tool_calls.items()}, trace.spans
+    unplaced = trace.unplaced if placed_only else frozenset()
     places: dict[str, array[int]] = {}
     for i, span in enumerate(tool_order):
-        if span.name is not None:
+        if span.name is not None and span.index not in unplaced:
             places.setdefault(span.name, array("q")).append(i)
     return places, tool_order
+
+
+def _places(trace: Trace, placed_only: bool = False) -> tuple[Places, list[Span]]:
+    key = ("tool_positions", placed_only)
+    return derived(trace, key, lambda: _positions(trace, placed_only))
 
 
 def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
@@ -117,8 +128,8 @@ def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
         )
     if n == 0:
         return Verdict.failed(
-            f"{what} was never called; the trace holds "
-            f"{len(trace.by_type.get('tool_call', []))} tool call(s)",
+            f"{what} was never called{_near_miss(trace, name, spec.args_subset)}; the trace "
+            f"holds {len(trace.by_type.get('tool_call', []))} tool call(s)",
             observed=0,
         )
     expected = (
@@ -131,9 +142,19 @@ def _check_name(spec: ToolCall, trace: Trace, name: str) -> Verdict:
     )
 
 
-def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
-    # The earliest in-order subsequence, found by bisecting each tool's places in the order.
-    places, placed = derived(trace, "tool_positions", lambda: _positions(trace))
+def _near_miss(trace: Trace, name: str, args_subset: dict[str, Any] | None) -> str:
+    """How the closest call of `name` differed from `args_subset` ("" when none ran)."""
+    if not args_subset:
+        return ""
+    found = arguments_of(trace, name)
+    spans = found.spans[:NEAR_MISS_LIMIT]
+    return describe(spans, [found.value(i) for i in range(len(spans))], args_subset)
+
+
+def _in_order(order: tuple[str, ...], trace: Trace, placed_only: bool = False) -> list[Span]:
+    """The earliest in-order subsequence, found by bisecting each tool's places in the order:
+    the calls of the steps that held."""
+    places, placed = _places(trace, placed_only)
     hits: list[Span] = []
     at = -1
     for name in order:
@@ -143,11 +164,19 @@ def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
             break
         at = mine[nxt]
         hits.append(placed[at])
+    return hits
+
+
+def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
+    unplaced = unplaced_in(trace, (s for n in set(order) for s in trace.tool_calls.get(n, [])))
+    hits = _in_order(order, trace, placed_only=bool(unplaced))
     step = len(hits)  # the steps that held; order[step] is where it broke
     if step == len(order):
         return Verdict.passed(
             f"tools ran in the required order {list(order)}", evidence=span_ids(hits)
         )
+    if unplaced and all(trace.tool_calls.get(n) for n in order):
+        return unknown_order(f"the required order {list(order)}", unplaced)
     seen = [s.name for s in islice(trace.tool_order, 20)]
     return Verdict.failed(
         f"required order {list(order)} broke at {order[step]!r}; tools ran in the order {seen}",
@@ -155,18 +184,31 @@ def _check_order(order: tuple[str, ...], trace: Trace) -> Verdict:
     )
 
 
-def _check_never_before(rule: NeverBefore, trace: Trace) -> Verdict:
-    # The same time order require_order uses, so both parts of one kind agree on "before".
-    places, placed = derived(trace, "tool_positions", lambda: _positions(trace))
+def _early(rule: NeverBefore, trace: Trace, placed_only: bool) -> tuple[list[Span], Span | None]:
+    """The calls of `rule.tool` before the first call of `rule.until`, and that call."""
+    places, placed = _places(trace, placed_only)
     gates = places.get(rule.until, EMPTY)
     gate = placed[gates[0]] if gates else None
     mine = places.get(rule.tool, EMPTY)
     cut = bisect.bisect_left(mine, gates[0]) if gates else len(mine)
     early = [placed[i] for i in (mine.upto(cut) if isinstance(mine, Indexes) else mine[:cut])]
-    if early:
+    return early, gate
+
+
+def _check_never_before(rule: NeverBefore, trace: Trace) -> Verdict:
+    # The same time order require_order uses, so both parts of one kind agree on "before".
+    tools = trace.tool_calls.get(rule.tool, [])
+    unplaced_tools = unplaced_in(trace, tools)
+    unplaced_gates = unplaced_in(trace, trace.tool_calls.get(rule.until, []))
+    early, gate = _early(rule, trace, placed_only=bool(unplaced_tools or unplaced_gates))
+    if early and not unplaced_gates:  # no gate of unknown place could have come first
         when = f"before {rule.until!r} ran" if gate else f"and {rule.until!r} never ran"
         return Verdict.failed(f"{rule.tool!r} was called {when}", evidence=span_ids(early))
-    return Verdict.passed(f"{rule.tool!r} never ran before {rule.until!r}")
+    if not early and not unplaced_tools:  # every call placed, each after a placed gate
+        return Verdict.passed(f"{rule.tool!r} never ran before {rule.until!r}")
+    return unknown_order(
+        f"whether {rule.tool!r} ran before {rule.until!r}", unplaced_tools + unplaced_gates
+    )
 
 
 @kind(ToolCall, reads={Source.TRACE}, validate=_validate)

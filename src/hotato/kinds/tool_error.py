@@ -16,8 +16,11 @@ ERROR_SPAN_TYPES = frozenset({"tool_timeout", "tool_error"})
 
 
 class ToolError(Spec, tag="tool_error", frozen=True):
-    """Reads the errors recorded on tool spans: a truthy `error`, `status: error`, a result with
-    `ok: false`, or a `tool_timeout` / `tool_error` span.
+    """Reads the errors recorded on tool spans, in one table of failure shapes
+    (`hotato.model.failure`) held to the span and to what the tool returned: a truthy `error`,
+    `status: error|failed`, `ok: false`, `success: false` (Retell's function results), an
+    `error` string or object, an HTTP status of 400 or more; or a `tool_timeout` /
+    `tool_error` span.
 
     Passes when `name` (or, without a name, any tool) raised an error matching `error_matches`;
     with `absent: true`, passes when it never raised.

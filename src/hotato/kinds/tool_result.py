@@ -14,7 +14,9 @@ from hotato.model.status import Source
 class ToolResult(Spec, tag="tool_result", frozen=True):
     """Reads the returned value recorded on the tool's spans in the trace.
 
-    Passes when a `tool_call` span for `name` recorded a result containing `result_subset`.
+    Passes when a `tool_call` span for `name` recorded a result containing `result_subset`;
+    without `result_subset`, when one recorded any result at all (a string, a number or null
+    is a result too).
     Fails when the trace holds no span for the tool, or every span's recorded result differs.
     Inconclusive when no trace was supplied, or the tool's spans carry no result at all (the
     result is unknown, which is not the same as wrong).
@@ -39,12 +41,14 @@ def check(spec: ToolResult, ev: Evidence) -> Verdict:
         return Verdict.failed(
             f"tool {spec.name!r} produced no result span in the trace", observed=0
         )
-    matched = [spans[i] for i in results.matching(spec.result_subset, EVIDENCE_LIMIT)]
+    if spec.result_subset:
+        matched = [spans[i] for i in results.matching(spec.result_subset, EVIDENCE_LIMIT)]
+        what = f"a result containing {spec.result_subset}"
+    else:
+        matched = [spans[i] for i in results.recorded_positions(EVIDENCE_LIMIT)]
+        what = "a result"
     if matched:
-        return Verdict.passed(
-            f"tool {spec.name!r} returned a result containing {spec.result_subset}",
-            evidence=span_ids(matched),
-        )
+        return Verdict.passed(f"tool {spec.name!r} returned {what}", evidence=span_ids(matched))
     if results.recorded < len(spans):
         return Verdict.inconclusive(
             f"{len(spans) - results.recorded} of {len(spans)} {spec.name!r} span(s) recorded no "

@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from hotato.model.failure import FAILED_STATUSES, FAILURE_BYTES, failure
 from hotato.model.haystack import Haystack
 from hotato.model.span_fields import HANDOFF_TYPES as HANDOFF_TYPES
 from hotato.model.span_fields import TERMINATION_TYPES as TERMINATION_TYPES
@@ -108,17 +109,28 @@ class Span(msgspec.Struct, kw_only=True, gc=False):
         return self.start_sec if self.start_sec is not None else self.time_sec
 
     def raised(self) -> bool:
-        """The tool raised: a truthy `error`, `status: error`, `ok: false` on the span, or a
-        result with `ok: false`."""
-        if self.read("error") not in (None, "", False):
-            return True
+        """The tool failed: the span's own fields or its returned value hold one of the failure
+        shapes of `hotato.model.failure` (a truthy `error`, `status: error`, `ok: false`,
+        `success: false`, an HTTP status of 400 or more, ...)."""
+        return self.failure() is not None
+
+    def failure(self) -> str | None:
+        """Which failure shape the span (its own fields first) or its result holds; None when
+        neither holds one."""
+        err = self.read("error")
+        if err not in (None, "", False) and err != {}:
+            return "error"
         status = self.read("status")
-        if isinstance(status, str) and status.lower() in {"error", "failed", "failure"}:
-            return True
+        if isinstance(status, str) and status.strip().lower() in FAILED_STATUSES:
+            return f"status: {status}"
+        if isinstance(status, int) and not isinstance(status, bool) and status >= 400:
+            return f"status: {status}"
+        code = self.read("status_code")
+        if isinstance(code, int) and not isinstance(code, bool) and code >= 400:
+            return f"status_code: {code}"
         if self.read("ok") is False:
-            return True
-        result = self.read("result")
-        return isinstance(result, dict) and result.get("ok") is False
+            return "ok: false"
+        return failure(self.read("result"))
 
     def measured_latency_ms(self) -> float | None:
         if self.latency_ms is not None:
@@ -169,14 +181,31 @@ class Trace(msgspec.Struct, dict=True):
 
     @cached_property
     def tool_order(self) -> list[Span]:
-        """Tool-call spans in time order (stable on ties), for order and sequence checks; the
-        trace-order list itself when it is already in time order."""
-        return in_time_order(self.by_type.get("tool_call", []))
+        """Tool-call spans in the order of `ordered`, for order and sequence checks; the
+        trace-order list itself when that is the order."""
+        tools = self.by_type.get("tool_call", [])
+        if self.ordered is self.spans:
+            return tools
+        placed = [s for s in self.ordered if s.type == "tool_call"]
+        return tools if all(a is b for a, b in zip(placed, tools, strict=True)) else placed
 
     @cached_property
+    def placement(self) -> "Placement":
+        """Every span in time order, and the spans whose place in it cannot be known."""
+        return place(self.spans)
+
+    @property
     def ordered(self) -> list[Span]:
-        """Every span in time order (stable on ties); `spans` itself when already in order."""
-        return in_time_order(self.spans)
+        """Every span in time order (ties, and spans with no time, keeping their place in the
+        file); `spans` itself when already in order. Where `unplaced` names a span, its place
+        here is a guess that no check may rely on."""
+        return self.placement.ordered
+
+    @property
+    def unplaced(self) -> frozenset[int]:
+        """The indexes of the spans with no time whose order against the timed spans cannot be
+        known (see `place`); empty for a trace written in time order, as ingest writes it."""
+        return self.placement.unplaced
 
     @cached_property
     def with_attributes(self) -> frozenset[int]:
@@ -188,12 +217,15 @@ class Trace(msgspec.Struct, dict=True):
     def maybe_raised(self) -> list[Span]:
         """The tool calls that may have raised, in trace order: a superset of those whose
         `raised()` is true, found without decoding anything: an error, a status, attributes
-        that name a field `raised()` reads, or `false` in the result's bytes (for `ok: false`),
-        the results searched joined (one pass in C, not a step per call)."""
+        that name a field `raised()` reads, or bytes in the result that a failure shape holds
+        (`hotato.model.failure.FAILURE_BYTES`), the results searched joined (a pass in C per
+        needle, not a step per call)."""
         tools = self.by_type.get("tool_call", [])
-        falses = Haystack([s.result_raw for s in tools]).containing(b"false")
+        results = Haystack([s.result_raw for s in tools])
         maybe = {i for i, s in enumerate(tools) if may_have_raised(s)}
-        return [tools[i] for i in sorted(maybe.union(falses))]
+        for needle in FAILURE_BYTES:
+            maybe.update(results.containing(needle))
+        return [tools[i] for i in sorted(maybe)]
 
     def of_types(self, types: frozenset[str]) -> list[Span]:
         found = [s for t in types for s in self.by_type.get(t, ())]
@@ -203,7 +235,7 @@ class Trace(msgspec.Struct, dict=True):
 
 # The attributes' keys `raised()` reads (error, status, ok, result), as JSON writes them; an
 # escape may spell any of them.
-_FAILURE_KEYS = (b'"error"', b'"status"', b'"ok"', b'"result"', b"\\")
+_FAILURE_KEYS = (b'"error"', b'"status"', b'status_code"', b'"ok"', b'"result"', b"\\")
 
 
 def _names_a_failure(attributes: bytes) -> bool:
@@ -214,7 +246,7 @@ def may_have_raised(span: Span) -> bool:
     """Whether `Span.raised()` may hold, read from the span's own fields without decoding: an
     error, a status, or attributes that name one of the fields it reads. (`ok: false` in the
     result is the caller's to find: see `Trace.maybe_raised`.)"""
-    if span.error_raw or span.status is not None:
+    if span.error_raw or span.status is not None or span.status_code is not None:
         return True
     return bool(span.attributes_raw) and _names_a_failure(bytes(span.attributes_raw))
 
@@ -294,8 +326,7 @@ class TraceIndexer:
         seeded["by_type"] = by_type
         seeded["tool_calls"] = tool_calls
         if _already_in_time_order(spans):
-            seeded["ordered"] = spans
-        if _already_in_time_order(tools):
+            seeded["placement"] = Placement(spans)
             seeded["tool_order"] = tools
         return trace
 
@@ -312,37 +343,68 @@ def _keep(table: dict[bytes, msgspec.Raw], key: bytes) -> msgspec.Raw:
     return kept
 
 
-def _time_key(span: Span) -> float:
-    t = span.time
-    return t if t is not None else float("inf")
+class Placement(msgspec.Struct, frozen=True, gc=False):
+    """Spans in time order, and the untimed ones whose place in that order is unknown."""
+
+    ordered: list[Span]
+    unplaced: frozenset[int] = frozenset()
+
+
+_NOWHERE: frozenset[int] = frozenset()
 
 
 def _already_in_time_order(spans: list[Span]) -> bool:
-    """Spans by start time, untimed last, ties in line order: the order `in_time_order` sorts
-    into. One comparison per span and no list of keys (most traces are written in order)."""
+    """The timed spans come in the file by start time (ties in line order); spans with no time
+    are skipped, as they keep their place. One comparison per span and no list of keys (most
+    traces are written in order)."""
     last = -math.inf
     for span in spans:
         t = span.start_sec  # Span.time, without a property call per span
         if t is None:
             t = span.time_sec
             if t is None:
-                t = math.inf
+                continue
         if t < last:
             return False
         last = t
     return True
 
 
-def in_time_order(spans: list[Span]) -> list[Span]:
-    """Spans (given in trace order) by time, ties and untimed spans keeping trace order: a
-    stable sort on the time alone, skipped (returning `spans` itself) when the trace is already
-    in order (ingest writes it so). One float per span, not a tuple: a million spans stay
-    within the memory budget."""
+def place(spans: list[Span]) -> Placement:
+    """Spans (given in trace order) in time order. A span with no time keeps its place in the
+    file among the timed ones: it comes after every timed span written before it and before
+    every timed span written after it. That is its place whenever the file allows one (the
+    latest timed span before it, by time then line, is not later than the earliest timed span
+    after it); otherwise the file contradicts itself about where it was, and the span is
+    `unplaced`. Timed spans sort by time, ties keeping line order. A trace already in order
+    is returned as it is (`spans` itself), with nothing unplaced."""
     if _already_in_time_order(spans):
-        return spans
-    keys = [_time_key(s) for s in spans]
-    order = sorted(range(len(spans)), key=keys.__getitem__)
-    return [spans[i] for i in order]
+        return Placement(spans)
+    n = len(spans)
+    keys = [0.0] * n  # one float per span: a million spans stay within the memory budget
+    latest: tuple[float, int] | None = None  # the latest timed span so far, by (time, line)
+    after_latest: dict[int, tuple[float, int] | None] = {}
+    for i, span in enumerate(spans):
+        t = span.time
+        if t is None:
+            after_latest[i] = latest
+            keys[i] = latest[0] if latest is not None else -math.inf
+        else:
+            keys[i] = t
+            if latest is None or (t, i) >= latest:
+                latest = (t, i)
+    unplaced: set[int] = set()
+    earliest: tuple[float, int] | None = None  # the earliest timed span after, by (time, line)
+    for i in range(n - 1, -1, -1):
+        t = spans[i].time
+        if t is None:
+            before = after_latest[i]
+            if before is not None and earliest is not None and before > earliest:
+                unplaced.add(spans[i].index if spans[i].index >= 0 else i)
+        elif earliest is None or (t, i) <= earliest:
+            earliest = (t, i)
+    order = sorted(range(n), key=keys.__getitem__)  # stable: ties keep line order
+    return Placement([spans[i] for i in order], frozenset(unplaced) or _NOWHERE)
 
 
 ROLE_ALIASES = {

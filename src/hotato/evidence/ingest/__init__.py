@@ -71,9 +71,8 @@ def load_call(path: str | os.PathLike[str], fmt: str = "auto") -> CallEvidence:
     try:
         trace = _trace(em, str(path))
         turns = spoken_turns(em)
-        return CallEvidence(
-            trace, Transcript(turns, path=str(path)) if turns else None, empty_reason(em)
-        )
+        said = Transcript(turns, path=str(path)) if turns or em.never_connected else None
+        return CallEvidence(trace, said, empty_reason(em))
     finally:
         em.col.close()
 
@@ -111,7 +110,7 @@ def ingest(
     )
     em = convert(path, fmt, opts)
     try:
-        if transcript_target is not None and not em.ordered_turns():
+        if transcript_target is not None and not em.ordered_turns() and not em.never_connected:
             raise InputError.one(
                 "the input records no spoken text, so there is no transcript to write; "
                 "drop --transcript-out",

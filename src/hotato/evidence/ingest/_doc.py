@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from hotato.evidence.ingest._values import instant_to_ns, parse_iso
 from hotato.model.errors import InputError, Problem
 
 MAX_PROBLEMS = 20
@@ -110,6 +111,27 @@ class Walk:
             self.bad(path, "expected a finite number")
             return None
         self.bad(path, f"expected a number, got {type_name(value)}")
+        return None
+
+    def instant(self, value: Any, path: str) -> int | None:
+        """A vendor's timestamp, epoch nanoseconds: ISO 8601 text or epoch seconds /
+        milliseconds (a number or numeric text) alike. ISO text that names no zone is an
+        unknown instant (None), not a refusal; other text, an object, a list or a boolean is
+        refused."""
+        if value is None or value == "":
+            return None
+        if isinstance(value, str):
+            found = instant_to_ns(value)
+            if found is None and parse_iso(value) is None:
+                shown = value if len(value) <= 40 else value[:40] + "..."
+                self.bad(path, f"expected a timestamp (ISO 8601 or epoch), got {shown!r}")
+            return found
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if math.isfinite(value):
+                return instant_to_ns(value)
+            self.bad(path, "expected a finite number")
+            return None
+        self.bad(path, f"expected a timestamp (ISO 8601 or epoch), got {type_name(value)}")
         return None
 
     def flag(self, value: Any, path: str) -> bool | None:

@@ -141,6 +141,9 @@ class Emitter:
     # only when its arguments name where to
     tool_handoff_needs_target: bool = False
     looked_in: list[str] = field(default_factory=list)  # where a reader looked for the call
+    # the source says the call never connected: no tool ran and nothing was said, which is
+    # read evidence (an empty transcript, no tool call), not a missing export
+    never_connected: bool = False
     seen: set[str] = field(default_factory=set)  # keys a reader has read once already
     _open: dict[str, _OpenTool] = field(default_factory=dict)
     _turn_seq: int = 0

@@ -61,8 +61,13 @@ def meta(em: Emitter) -> dict[str, object]:
 
 def empty_reason(em: Emitter) -> str | None:
     """Why a recognised export counts as empty (it yielded no call evidence), naming where it
-    was looked for; None when it yielded some. A native trace is what it is: never empty here."""
-    if em.source_format in ("hotato.voice_trace.v1", "otel-jsonl-bridge") or not em.empty():
+    was looked for; None when it yielded some. A native trace is what it is: never empty here;
+    nor is a call the source says never connected (its emptiness is what happened)."""
+    if (
+        em.source_format in ("hotato.voice_trace.v1", "otel-jsonl-bridge")
+        or em.never_connected
+        or not em.empty()
+    ):
         return None
     where = ", ".join(f"`{p}`" for p in em.looked_in) or (
         f"{em.input_count} span(s), none a tool call, turn, handoff, keypad tone or HTTP exchange"

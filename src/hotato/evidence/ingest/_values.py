@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import calendar
 import math
 import re
 from datetime import datetime
@@ -107,17 +108,61 @@ def seconds_to_ns(value: float | None) -> int | None:
     return round(value * 1_000_000_000)
 
 
-def iso_to_ns(value: Any) -> int | None:
-    """An ISO-8601 timestamp (as Vapi writes them) to epoch nanoseconds; None if unreadable."""
-    if not isinstance(value, str) or not value:
-        return None
+def parse_iso(value: str) -> datetime | None:
+    """ISO-8601 text as a datetime (naive when it names no zone); None when it is not ISO."""
+    text = value.strip()
+    if text[-1:] in ("Z", "z"):
+        text = text[:-1] + "+00:00"
     try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        return datetime.fromisoformat(text)
     except ValueError:
         return None
-    if parsed.tzinfo is None:
+
+
+def iso_to_ns(value: Any) -> int | None:
+    """An ISO-8601 timestamp (as Vapi writes them) to epoch nanoseconds; None if unreadable or
+    without a zone (its instant is unknown)."""
+    if not isinstance(value, str) or not value:
         return None
-    return seconds_to_ns(parsed.timestamp())
+    parsed = parse_iso(value)
+    if parsed is None or parsed.tzinfo is None:
+        return None
+    # whole seconds since the epoch, exactly, then the microseconds: no float rounding
+    whole = calendar.timegm(parsed.utctimetuple())
+    return whole * 1_000_000_000 + parsed.microsecond * 1_000
+
+
+# Epoch numbers are told apart by size, as pydantic (the vendors' SDK models) reads a number
+# for a datetime: below 2e10 they are seconds (until the year 2603), below 2e13 milliseconds
+# (from 1970-08-21), below 2e16 microseconds, else nanoseconds.
+_EPOCH_UNITS = ((2e10, 1_000_000_000), (2e13, 1_000_000), (2e16, 1_000))
+
+
+def epoch_number_to_ns(value: float) -> int | None:
+    """Epoch seconds, milliseconds, microseconds or nanoseconds (by size) to nanoseconds."""
+    if not math.isfinite(value):
+        return None
+    size = abs(value)
+    for bound, scale in _EPOCH_UNITS:
+        if size < bound:
+            return round(value * scale)
+    return round(value)
+
+
+def instant_to_ns(value: Any) -> int | None:
+    """An instant as vendors write one, to epoch nanoseconds: ISO 8601 text (with a zone), or
+    epoch seconds / milliseconds / microseconds / nanoseconds as a number or as numeric text,
+    told apart by size. None for anything else (the time is unknown, never guessed)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return epoch_number_to_ns(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if _NUM.match(text):
+            return epoch_number_to_ns(float(text))
+        return iso_to_ns(text)
+    return None
 
 
 def latency_ms(start_ns: int | None, end_ns: int | None) -> float | int | None:

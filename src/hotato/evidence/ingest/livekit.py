@@ -28,7 +28,7 @@ from hotato.evidence.ingest._otel_common import (
     text,
 )
 from hotato.evidence.ingest._otlp import OSpan
-from hotato.evidence.ingest._values import jsonish, party, python_literal, seconds_to_ns
+from hotato.evidence.ingest._values import jsonish, party, python_literal
 from hotato.evidence.ingest.detect import Sniffed, otlp_stack
 
 _ARGS = (
@@ -197,7 +197,9 @@ def is_session_report(doc: Any) -> bool:
 
 
 def _ns(w: Walk, value: Any, path: str) -> int | None:
-    return seconds_to_ns(w.number(value, path))
+    """An instant of the report: epoch seconds as LiveKit writes them, or any instant
+    `Walk.instant` reads (ISO 8601, epoch milliseconds)."""
+    return w.instant(value, path)
 
 
 def read_session_report(doc: Any, name: str, em: Emitter) -> None:

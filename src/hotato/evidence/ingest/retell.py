@@ -10,7 +10,9 @@ timed in seconds from the call's start), `tool_call_invocation` (`tool_call_id`,
 `node_transition` (`former_node_name`, `new_node_name`). An item's own `time_sec` is its time;
 tool items without one are placed at the end of the last timed utterance and get no latency.
 `disconnection_reason` (user_hangup, agent_hangup, call_transfer, inactivity, ...) is the
-termination; `transfer_destination` names where a transferred call went.
+termination; `transfer_destination` names where a transferred call went. A call that never
+connected (`call_status: not_connected`, or a reason such as invalid_destination, with no
+transcript item) is read evidence: its termination is known, no tool ran, nothing was said.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from hotato.evidence.ingest._doc import Walk
 from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._values import jsonish, party, seconds_to_ns
 from hotato.evidence.ingest.detect import Sniffed, document
+from hotato.model.failure import failure
 
 # Webhooks that carry the whole call object under `call`.
 _WEBHOOK_EVENTS = frozenset(
@@ -43,6 +46,23 @@ _TRANSCRIPTS = (
     "transcript_object",
 )
 _SCRUBBED = "scrubbed_transcript_with_tool_calls"
+# Why a call never connected (Retell's disconnection_reason): with no transcript item, the call
+# is read evidence that nothing happened, not an export that is missing its call.
+_NEVER_CONNECTED = frozenset(
+    {
+        "dial_busy",
+        "dial_failed",
+        "dial_no_answer",
+        "invalid_destination",
+        "telephony_provider_permission_denied",
+        "telephony_provider_unavailable",
+        "sip_routing_error",
+        "marked_as_spam",
+        "user_declined",
+        "registered_call_timeout",
+        "error_user_not_joined",
+    }
+)
 
 
 def _call(doc: Any) -> tuple[dict[str, Any], str] | None:
@@ -143,6 +163,8 @@ def read_document(doc: Any, name: str, em: Emitter) -> None:
             content = obj.get("content")
             result = ABSENT if ok is False or "content" not in obj or scrubbed else jsonish(content)
             error = ((content if not scrubbed else None) or True) if ok is False else None
+            if ok and result is not ABSENT and failure(result) is not None:
+                ok = None  # the function's own result says it failed: not written as "ok"
             if not em.close_tool(call_key, result=result, error=error, ok=ok):
                 em.tool_call(
                     None,
@@ -165,7 +187,15 @@ def read_document(doc: Any, name: str, em: Emitter) -> None:
         em.dtmf("".join(keys), by="caller", at=keys_at)
     em.flush_tools()
     _ending(w, em, call, base, cursor)
+    em.never_connected = not items and _never_connected(call)
     w.done()
+
+
+def _never_connected(call: dict[str, Any]) -> bool:
+    """Retell says the call never connected: `call_status: not_connected`, or a
+    disconnection_reason that means it (a dial that failed, an invalid number, ...)."""
+    status, reason = call.get("call_status"), call.get("disconnection_reason")
+    return status == "not_connected" or (isinstance(reason, str) and reason in _NEVER_CONNECTED)
 
 
 def _utterance(w: Walk, em: Emitter, obj: dict[str, Any], path: str, role: str, cursor: int) -> int:
@@ -192,12 +222,12 @@ def _utterance(w: Walk, em: Emitter, obj: dict[str, Any], path: str, role: str, 
 
 def _ending(w: Walk, em: Emitter, call: dict[str, Any], base: str, cursor: int) -> None:
     reason = w.text(call.get("disconnection_reason"), f"{base}.disconnection_reason")
-    duration = w.number(call.get("duration_ms"), f"{base}.duration_ms")
-    started = w.number(call.get("start_timestamp"), f"{base}.start_timestamp")
-    ended = w.number(call.get("end_timestamp"), f"{base}.end_timestamp")
+    duration_ms = w.number(call.get("duration_ms"), f"{base}.duration_ms")
+    started = w.instant(call.get("start_timestamp"), f"{base}.start_timestamp")
+    ended = w.instant(call.get("end_timestamp"), f"{base}.end_timestamp")
+    at = round(duration_ms * 1_000_000) if duration_ms is not None else cursor
     if started is not None and ended is not None and ended >= started:
-        duration = ended - started  # the absolute clock (epoch ms) first
-    at = round(duration * 1_000_000) if duration is not None else cursor
+        at = ended - started  # the absolute clock (epoch ms, or ISO 8601) first
     target = w.text(call.get("transfer_destination"), f"{base}.transfer_destination")
     if target and not em.col.counts.get("handoff"):
         em.handoff(target, at=at)

@@ -16,7 +16,13 @@ from typing import Any
 
 from hotato.evidence.ingest._doc import Walk
 from hotato.evidence.ingest._emit import ABSENT, Emitter
-from hotato.evidence.ingest._values import destination, iso_to_ns, jsonish, party, seconds_to_ns
+from hotato.evidence.ingest._values import (
+    destination,
+    instant_to_ns,
+    jsonish,
+    party,
+    seconds_to_ns,
+)
 from hotato.evidence.ingest.detect import Sniffed, document
 
 # Server messages that carry the call (`artifact`, and some `messages` of their own).
@@ -36,7 +42,6 @@ _CALL_MESSAGES = frozenset(
 )
 # What Vapi writes as a tool's result when the tool returned nothing: the result is unknown.
 NO_RESULT = frozenset({"No result returned."})
-_MS = 1_000_000  # Vapi's `time` / `endTime` / `timestamp` are epoch milliseconds
 
 
 def _kind(obj: dict[str, Any]) -> str | None:
@@ -75,17 +80,18 @@ def read(sn: Sniffed, em: Emitter) -> None:
 
 @dataclass
 class _Clock:
-    """Vapi's absolute clock (`time`, epoch ms) when messages carry it; `secondsFromStart` only
-    as a fallback: in a squad it restarts with each assistant."""
+    """Vapi's absolute clock (`time`: epoch milliseconds, or any instant `Walk.instant` reads)
+    when messages carry it; `secondsFromStart` only as a fallback: in a squad it restarts with
+    each assistant."""
 
     absolute: bool
     base_ns: int | None  # the call's start, epoch ns (absolute) or 0 (relative)
 
     def at(self, w: Walk, obj: dict[str, Any], path: str) -> int | None:
         if self.absolute:
-            t = w.number(obj.get("time"), f"{path}.time")
+            t = w.instant(obj.get("time"), f"{path}.time")
             if t is not None:
-                return round(t * _MS)
+                return t
         sfs = w.number(obj.get("secondsFromStart"), f"{path}.secondsFromStart")
         if sfs is None or self.base_ns is None:
             return None
@@ -116,12 +122,9 @@ def read_document(doc: Any, name: str, em: Emitter) -> None:
     artifact = w.obj(report.get("artifact"), f"{base}.artifact") or {}
     messages, mpath = _messages(w, em, report, artifact, base)
     em.input_count = len(messages)
-    started = iso_to_ns(report.get("startedAt") or call.get("startedAt"))
+    started = instant_to_ns(report.get("startedAt") or call.get("startedAt"))
     absolute = any(
-        isinstance(m, dict)
-        and isinstance(m.get("time"), int | float)
-        and not isinstance(m.get("time"), bool)
-        for m in messages
+        isinstance(m, dict) and instant_to_ns(m.get("time")) is not None for m in messages
     )
     clock = _Clock(absolute, started if absolute else 0)
     if clock.base_ns is not None:
@@ -174,7 +177,7 @@ def _messages(
 def _ended_ns(
     w: Walk, report: dict[str, Any], call: dict[str, Any], base: str, clock: _Clock
 ) -> int | None:
-    ended = iso_to_ns(report.get("endedAt") or call.get("endedAt"))
+    ended = instant_to_ns(report.get("endedAt") or call.get("endedAt"))
     seconds = w.number(report.get("durationSeconds"), f"{base}.durationSeconds")
     if clock.absolute:
         if ended is None and seconds is not None and clock.base_ns is not None:
@@ -182,7 +185,7 @@ def _ended_ns(
         return ended
     if seconds is not None:
         return seconds_to_ns(seconds)
-    started = iso_to_ns(report.get("startedAt") or call.get("startedAt"))
+    started = instant_to_ns(report.get("startedAt") or call.get("startedAt"))
     if started is not None and ended is not None and ended >= started:
         return ended - started
     return None
@@ -201,9 +204,9 @@ def _message(w: Walk, em: Emitter, clock: _Clock, message: Any, path: str) -> in
         said = w.text(obj.get("message", obj.get("content")), f"{path}.message")
         end = None
         duration = w.number(obj.get("duration"), f"{path}.duration")  # seconds
-        t0, t1 = (w.number(obj.get(k), f"{path}.{k}") for k in ("time", "endTime"))
+        t0, t1 = (w.instant(obj.get(k), f"{path}.{k}") for k in ("time", "endTime"))
         if start is not None and t0 is not None and t1 is not None and t1 >= t0:
-            end = start + round((t1 - t0) * _MS)
+            end = start + (t1 - t0)
         elif start is not None and duration is not None:
             end = start + (seconds_to_ns(duration) or 0)
         em.speech("caller" if role == "user" else "agent", start=start, end=end, text=said)
@@ -241,15 +244,13 @@ def _message(w: Walk, em: Emitter, clock: _Clock, message: Any, path: str) -> in
 def _pending_calls(w: Walk, em: Emitter, report: dict[str, Any], base: str, seen: set[str]) -> None:
     """A mid-call `tool-calls` message: the calls Vapi asks your server to run now (no result
     yet, so none is written)."""
-    at = w.number(report.get("timestamp"), f"{base}.timestamp")
+    at = w.instant(report.get("timestamp"), f"{base}.timestamp")
     for j, call in enumerate(w.items(report.get("toolCallList"), f"{base}.toolCallList")):
         obj = w.obj(call, f"{base}.toolCallList[{j}]")
         key = obj.get("id") if obj is not None else None
         if isinstance(key, str) and key in seen:
             continue  # the artifact already holds it
-        _tool_call(
-            w, em, call, f"{base}.toolCallList[{j}]", round(at * _MS) if at is not None else None
-        )
+        _tool_call(w, em, call, f"{base}.toolCallList[{j}]", at)
 
 
 def _tool_call(w: Walk, em: Emitter, call: Any, path: str, start: int | None) -> None:
