@@ -169,30 +169,26 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
     return Said(own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text), roles)
 
 
-# A result whose status says the action did not happen, beside the span's own error marks.
+# Beyond the failure shapes every kind reads (`hotato.model.failure`, through `Span.raised`):
+# a result whose status names an outcome in which the claimed action did not happen, and a
+# tool that answers in text saying it failed.
 _FAILED_STATUS = word_set(
-    "declined rejected denied timeout timed_out failed failure error unavailable refused "
-    "not_found invalid blocked"
+    "declined rejected denied timeout timed_out unavailable refused not_found invalid blocked"
 )
-
-
 _FAILED_TEXT = ("error", "failed", "failure", "exception", "unable to", "cannot", "could not")
 
 
 def _raised(span: Span) -> bool:
-    """The tool failed: the span says so (`Span.raised`), or its result's `status`, `state`
-    or `outcome` names a failure ("declined", "timeout"), or it has `success: false` or an
-    `error`, or it is text that starts by saying so ("Error: ...")."""
+    """The tool failed: the span or its result says so in a shape of the table
+    (`Span.raised`), its result's `status`, `state` or `outcome` names an outcome in which
+    nothing was done ("declined", "timeout"), or it is text that starts by saying it failed
+    ("Error: payment method not found")."""
     if span.raised():
         return True
     result = span.read("result")
-    if isinstance(result, str):  # a tool that answers in text: "Error: payment method not found"
+    if isinstance(result, str):
         return result.lstrip().lower().startswith(_FAILED_TEXT)
-    if not isinstance(result, dict):
-        return False
-    if result.get("success") is False or result.get("error") not in (None, "", False):
-        return True
-    return any(
+    return isinstance(result, dict) and any(
         isinstance(result.get(k), str) and result[k].lower() in _FAILED_STATUS
         for k in ("status", "state", "outcome")
     )
