@@ -317,3 +317,20 @@ def test_a_name_is_said_by_its_normalised_words(name: str, said: str, ok: bool) 
     from hotato.claims.agree import fold, said_name
 
     assert said_name(fold(name), fold(said)) is ok
+
+
+def test_a_range_said_is_compared_end_with_end() -> None:
+    turns = [
+        ("caller", "Pause it."),
+        ("agent", "Your membership is paused from April 1 to April 30."),
+    ]
+    spans = [
+        {
+            "at": 1,
+            "name": "pauseMembership",
+            "arguments": {"from": "2026-04-01", "until": "2026-05-31"},
+        }
+    ]
+    assert _grade(turns, spans) == [("action", Status.FAIL)]
+    spans[0]["arguments"]["until"] = "2026-04-30"  # type: ignore[index]
+    assert _grade(turns, spans) == [("action", Status.PASS)]

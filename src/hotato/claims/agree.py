@@ -66,12 +66,11 @@ def role_words(text: str, at: int, kind: str = "", own: str = "", width: int = 3
         return frozenset(_role_set(re.findall(r"[a-z]+", own.lower())))
     piece = _PIECE.split(text[max(0, at - 40) : at].lower())[-1]
     clause = re.findall(r"[a-z]+", piece)[-width:]
-    out = _role_set(clause)
-    if clause and clause[-1] in _ENDS:
-        out |= END_ROLE
-    elif clause and clause[-1] in _STARTS:
-        out |= START_ROLE
-    return frozenset(out)
+    if clause and clause[-1] in _ENDS:  # "from April 1 to April 30": the end, whatever before
+        return END_ROLE
+    if clause and clause[-1] in _STARTS:
+        return START_ROLE
+    return frozenset(_role_set(clause))
 
 
 def fold(text: str) -> str:
