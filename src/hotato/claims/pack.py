@@ -287,7 +287,7 @@ def _compile(doc: Document, digest: str) -> Pack:
                 spans=frozenset(t.spans),
                 overrides=frozenset(t.overrides),
                 agree={
-                    k: pattern(v, f"{at}.agree.{k}") for k, v in {**spec.agree, **t.agree}.items()
+                    k: pattern(v, f"{at}.agree.{k}") for k, v in _agree(spec.agree, t.agree).items()
                 },
                 names=pattern(t.names, f"{at}.names") if t.names else None,
                 state=t.state,
@@ -304,6 +304,15 @@ def _compile(doc: Document, digest: str) -> Pack:
         raise InputError(problems)
     info = PackInfo(spec.name, spec.version, spec.description, doc.file, digest, tuple(spec.types))
     return Pack(info, tuple(types), cues, read_only, confirm, bare)
+
+
+def _agree(pack: dict[str, str], own: dict[str, str]) -> dict[str, str]:
+    """A type's agree map: for each entity kind, the argument names its own map gives or the
+    pack's map gives."""
+    out = dict(pack)
+    for kind, names in own.items():
+        out[kind] = f"{names}|{pack[kind]}" if kind in pack else names
+    return out
 
 
 def load_packs(names: Sequence[str] = ()) -> PackSet:
