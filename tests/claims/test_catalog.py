@@ -334,3 +334,32 @@ def test_a_range_said_is_compared_end_with_end() -> None:
     assert _grade(turns, spans) == [("action", Status.FAIL)]
     spans[0]["arguments"]["until"] = "2026-04-30"  # type: ignore[index]
     assert _grade(turns, spans) == [("action", Status.PASS)]
+
+
+def test_values_listed_under_a_claim_are_compared_by_their_labels() -> None:
+    text = (
+        "I've submitted your request:\n\n"
+        "- **From:** Monday 3 August 2026\n- **To:** Friday 7 August 2026"
+    )
+    spans = [
+        {
+            "at": 0,
+            "name": "submitTimeOff",
+            "arguments": {"start_date": "2026-08-03", "end_date": "2026-08-10"},
+        }
+    ]
+    assert _grade([("agent", text)], spans) == [("action", Status.FAIL)]
+    spans[0]["arguments"]["end_date"] = "2026-08-07"  # type: ignore[index]
+    assert _grade([("agent", text)], spans) == [("action", Status.PASS)]
+
+
+def test_a_claimed_failure_after_the_only_action_of_the_turn_succeeded_fails() -> None:
+    turns = [
+        ("caller", "My car won't start."),
+        ("agent", "Okay, let me get someone out to jump it."),
+        ("agent", "Sorry, I wasn't able to get a jump start sent out."),
+    ]
+    spans = [{"at": 1, "name": "roadside_dispatch", "result": {"job_id": "RS-1"}}]
+    assert _grade(turns, spans) == [("action", Status.FAIL)]
+    spans[0] = {"at": 1, "name": "roadside_dispatch", "error": "no trucks"}
+    assert _grade(turns, spans) == [("action", Status.PASS)]

@@ -30,6 +30,10 @@ _ROLELESS = frozenset(
         "time day dates times number amount total price cost"
     )
 )
+# A weekday said before its date ("Monday 3 August") is part of the value, not its role.
+_TRAILING_DAY = re.compile(
+    r"(?:\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[\s,])+$"
+)
 # A value said after "from" starts a range; after "through", "until" or "to" it ends one.
 _STARTS = frozenset({"from", "starting", "beginning"})
 _ENDS = frozenset({"through", "thru", "until", "till", "to"})
@@ -64,8 +68,11 @@ def role_words(text: str, at: int, kind: str = "", own: str = "", width: int = 3
     range it closes or the start of one it opens."""
     if kind == "count":
         return frozenset(_role_set(re.findall(r"[a-z]+", own.lower())))
-    piece = _PIECE.split(text[max(0, at - 40) : at].lower())[-1]
-    clause = re.findall(r"[a-z]+", piece)[-width:]
+    before = _TRAILING_DAY.sub("", text[max(0, at - 40) : at].lower())
+    pieces = _PIECE.split(before)
+    clause = re.findall(r"[a-z]+", pieces[-1])[-width:]
+    if not clause and len(pieces) > 1 and before.rstrip(" *_").endswith(":"):
+        clause = re.findall(r"[a-z]+", pieces[-2])[-width:]  # a label: "- **Return:** May 4"
     if clause and clause[-1] in _ENDS:  # "from April 1 to April 30": the end, whatever before
         return END_ROLE
     if clause and clause[-1] in _STARTS:

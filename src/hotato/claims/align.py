@@ -94,6 +94,7 @@ def by_words(
     packs: PackSet,
     reads: bool = False,
     loose: bool = False,
+    generic: bool = False,
 ) -> list[str]:
     """The mutating tools whose words the claim shares, best first: a word of the claim's own
     sentence counts twice one of the turns before it, a word of the tool's name three times one
@@ -110,7 +111,9 @@ def by_words(
         score = _score(tool, own, before)
         # the claim's own words must meet a tool that would back it; with `loose`, a read is
         # named by the service the claim and the turns before it speak of
-        shares = loose or not own or bool(own & tool.terms)
+        shares = (
+            loose or not own or bool(own & tool.terms) or (generic and bool(before & tool.terms))
+        )
         if score >= NAME_WEIGHT and shares:
             scored.append((-score, tool.name))
     scored.sort()
@@ -128,5 +131,5 @@ def align(
         named = named_tools(ctype, catalog, packs)
         if named:
             return Alignment(tuple(named), "named")
-    found = by_words(claim_text, context, catalog, packs)
+    found = by_words(claim_text, context, catalog, packs, generic=ctype.align)
     return Alignment(tuple(found), "words" if found else "")

@@ -79,11 +79,14 @@ class Tool:
 
     @property
     def terms(self) -> frozenset[str]:
-        """The tool's content words: its name's words, its parameters' words and the words of
-        its description's first sentence."""
+        """The tool's content words: its name's words, its parameters' words, the values its
+        parameters list (`enum`) and the words of its description's first sentence."""
         out = set(words(self.name))
         for p in self.params:
             out.update(words(p))
+        for _, values in self.enums:
+            for v in values:
+                out.update(words(v))
         first = self.description.split("(")[0].split(".")[0]
         out.update(_WORD.findall(first.lower()))
         return frozenset(stem(w) for w in out if len(w) > 2 and w not in STOP)
@@ -127,6 +130,8 @@ _SAME_ACTION = {
          "submitted raise raised"),
         ("remov", "remove removed delete deleted drop dropped"),
         ("add", "add added attach attached include included"),
+        ("donat", "donate donated donation donations gift gifts give given contribute "
+         "contributed contribution"),
     )
     for word in group.split()
 }  # fmt: skip

@@ -89,11 +89,21 @@ def _next_agent_start(turns: Sequence[Turn], i: int) -> float | None:
     return None
 
 
-def _previous_agent_end(turns: Sequence[Turn], i: int) -> float | None:
+def _previous_end(turns: Sequence[Turn], i: int, caller: bool) -> float | None:
+    """When the last turn before turn `i` of the agent (or, with `caller`, of anyone else)
+    ended; None when there is none."""
     for t in reversed(turns[:i]):
-        if t.role == "agent":
+        if (t.role != "agent") == caller:
             return t.end if t.end is not None else t.start
     return None
+
+
+def _previous_agent_end(turns: Sequence[Turn], i: int) -> float | None:
+    return _previous_end(turns, i, caller=False)
+
+
+def _previous_caller_end(turns: Sequence[Turn], i: int) -> float | None:
+    return _previous_end(turns, i, caller=True)
 
 
 # Signs the agent says it acted, not what a system shows: "I've", "we", "done", "all set",
@@ -109,6 +119,9 @@ def _within(span: Span, limit: float | None) -> bool:
     return t is None or limit is None or t <= limit
 
 
+# A claim that introduces a list ("I've submitted your request:" then "- Dates: ...") states
+# the list's values too.
+_LIST_AFTER = re.compile(r"[*_ \t]*:?[*_ \t]*\n\s*(?:[-*•]|\d+[.)])\s")
 READBACK_WINDOW = 12  # turns before a claim searched for the agent's read-backs
 CONTEXT_TURNS = 4  # turns before a claim whose words help align it with a tool
 
@@ -142,8 +155,9 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
     own: dict[str, list[Entity]] = {}
     roles: dict[int, frozenset[str]] = {}
     claim_text = turns[claim.turn].text
-    for e in claim.entities:  # its sentence up to the claim's end, not the sentences after it
-        if e.span[0] < claim.span[1]:
+    listed = _LIST_AFTER.match(turns[claim.turn].text, claim.span[1]) is not None
+    for e in claim.entities:  # its sentence up to the claim's end, and a list it introduces
+        if e.span[0] < claim.span[1] or listed:
             own.setdefault(e.kind, []).append(e)
             roles[id(e)] = role_words(claim_text, e.span[0], e.kind, e.text)
     floor = max(previous, claim.turn - READBACK_WINDOW - 1)
@@ -568,8 +582,8 @@ class Grader:
         """A claim repeating one already backed, with no new read-back of the action since."""
         for span in reversed(ok):
             first = self._used(span, claim)
-            if first is None:
-                continue
+            if first is None or (ctype.align and first == claim.turn):
+                continue  # two actions of no type named in one turn are two actions
             anew = [t for t in self.readbacks.get(claim.type, []) if first < t < claim.turn]
             if anew:
                 return None
@@ -599,9 +613,12 @@ class Grader:
     def _failed(
         self, claim: Claim, ctype: ClaimType
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
-        spans = self.spans_for(ctype, self.aligned(claim, ctype).tools)
+        aligned = self.aligned(claim, ctype)
+        spans = self.spans_for(ctype, aligned.tools)
         limit = _turn_end(self.turns, claim.turn)
         fresh = [s for s in spans if _within(s, limit) and self._used(s, claim) is None]
+        if not fresh and not aligned.tools:
+            return self._failed_unaligned(claim, ctype, limit)
         if not fresh:
             return _verdict(Status.PASS, f"no {ctype.name} action succeeded", [], {})
         last = fresh[-1]
@@ -613,6 +630,33 @@ class Grader:
         return _verdict(
             Status.FAIL, f"said it failed, but {last.name or last.type} succeeded", [last.id], {}
         )
+
+    def _failed_unaligned(
+        self, claim: Claim, ctype: ClaimType, limit: float | None
+    ) -> tuple[Status, str, list[str], dict[str, Any]]:
+        """A claimed failure no tool aligns with: read against the calls of its own turn. An
+        attempt there that failed backs it; when the only actions of the turn succeeded, the
+        claim contradicts them."""
+        assert self.trace is not None
+        start = _previous_caller_end(self.turns, claim.turn)
+        calls = [
+            s
+            for s in self.trace.by_type.get("tool_call", [])
+            if _within(s, limit) and (start is None or s.time is None or s.time >= start)
+        ]
+        failed = [s for s in calls if _raised(s)]
+        if failed:
+            return _verdict(Status.PASS, f"{failed[-1].name} ran and failed", [failed[-1].id], {})
+        acted = [s for s in calls if s in self._acted_by(limit)]
+        if acted:
+            names = ", ".join(sorted({s.name or s.type for s in acted}))
+            return _verdict(
+                Status.FAIL,
+                f"said it failed, but the only actions of its turn succeeded ({names})",
+                [s.id for s in acted][-5:],
+                {},
+            )
+        return _verdict(Status.PASS, f"no {ctype.name} action succeeded", [], {})
 
     def _promised(
         self, claim: Claim, ctype: ClaimType
