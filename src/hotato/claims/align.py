@@ -24,7 +24,7 @@ _GENERIC = frozenset(
     for w in (
         word_set(
             "date time name number id location city amount day type price total place "
-            "details info user customer account status request value list item items start "
+            "details info user customer account status request value item items start "
             "end count confirm confirmation successful success done set all make made now "
             "just has been have will would like thank thanks great okay sure please help "
             "anything else need want today tomorrow also here there what which when where "
@@ -76,14 +76,14 @@ def named_tools(ctype: ClaimType, catalog: Catalog, packs: PackSet) -> list[str]
     return out
 
 
-def _score(tool: Tool, own: frozenset[str], before: frozenset[str]) -> int:
+def _score(tool: Tool, own: frozenset[str], before: frozenset[str]) -> tuple[int, int]:
+    """What the claim's own sentence shares with the tool, then what the turns before it do:
+    the claim's own words rank first, the turns before break ties."""
     named = {stem(w) for w in words(tool.name)} - _GENERIC
     other = tool.terms - named - _GENERIC
     return (
-        NAME_WEIGHT * 2 * len(own & named)
-        + 2 * len(own & other)
-        + NAME_WEIGHT * len(before & named)
-        + len(before & other)
+        NAME_WEIGHT * len(own & named) + len(own & other),
+        NAME_WEIGHT * len(before & named) + len(before & other),
     )
 
 
@@ -96,31 +96,33 @@ def by_words(
     loose: bool = False,
     generic: bool = False,
 ) -> list[str]:
-    """The mutating tools whose words the claim shares, best first: a word of the claim's own
-    sentence counts twice one of the turns before it, a word of the tool's name three times one
-    of its description or arguments. A tool must share a word with the claim's own sentence
-    (when it has words of its own), and a word of its name or two of its description with the
-    claim or the turns before it. With `reads`, the reading tools
-    instead: which service the claim speaks of, when none of its actions ran."""
+    """The mutating tools whose words the claim shares, best first: what the claim's own
+    sentence shares ranks first and the turns before it break ties; a word of the tool's name
+    counts three times one of its description, arguments or the values they list. A tool must
+    share a word of its name, or three others, with the claim or the turns before it; and a
+    word with the claim's own sentence when it has words of its own, unless `generic` (a claim
+    of no type, "Status: confirmed", whose action the turns before it name) or `loose`. With
+    `reads`, the reading tools instead: which service the claim speaks of, when none of its
+    actions ran."""
     own = terms(claim_text)
     before = terms(" ".join(context)) - own
     scored = []
     for tool in catalog.tools.values():
         if may_act(tool, packs) == reads:
             continue
-        score = _score(tool, own, before)
-        # the claim's own words must meet a tool that would back it; with `loose`, a read is
-        # named by the service the claim and the turns before it speak of
-        shares = (
-            loose or not own or bool(own & tool.terms) or (generic and bool(before & tool.terms))
-        )
-        if score >= NAME_WEIGHT and shares:
-            scored.append((-score, tool.name))
+        mine, theirs = _score(tool, own, before)
+        shares = loose or not own or mine > 0 or (generic and bool(before & tool.terms))
+        if mine + theirs >= NAME_WEIGHT and shares:
+            scored.append(((-mine, -theirs), tool.name))
     scored.sort()
     if not scored:
         return []
-    best = scored[0][0]
-    return [name for s, name in scored if s == best]
+    (best_own, best_before), _ = scored[0]
+    if best_own == 0:  # named by the turns before alone: the best of them
+        return [name for s, name in scored if s == (best_own, best_before)]
+    # every tool the claim's own words name nearly as well as the best, best first: a side
+    # effect ("your card has been blocked" by a fraud report) is one of them
+    return [name for (own_score, _), name in scored if own_score <= best_own + NAME_WEIGHT - 1]
 
 
 def align(

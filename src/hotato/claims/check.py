@@ -110,7 +110,15 @@ def _previous_caller_end(turns: Sequence[Turn], i: int) -> float | None:
 # "has been cancelled".
 _AGENCY = re.compile(
     r"\b(?:i|we)(?:'ve|'d|'ll| have| had)?\b|\b(?:done|all set|successfully|went through|"
-    r"completed?|processed|confirmed)\b|\b(?:has|have|had) been\b|\b(?:was|were) [a-z]+ed\b"
+    r"complete|completed)\b|\b(?:has|have|had) been\b|\b(?:was|were) [a-z]+ed\b"
+)
+
+
+# What a system or somebody else does to an order, a payment or a request, not the agent:
+# "the order has been processed" after a read of it reports the read.
+_SYSTEM_STATE = re.compile(
+    r"\b(?:has|have|had) been (?:processed|shipped|delivered|received|approved|declined|posted|"
+    r"cleared|settled|flagged|delayed|picked up|dispatched)\b"
 )
 
 
@@ -560,7 +568,7 @@ class Grader:
         """The read this claim reports, when it states a state ("your ride is on its way", "you
         have 1 alarm set") with no sign the agent acted (see `_AGENCY`), and the last tool call
         before it, since the previous agent turn, is a read whose words it shares."""
-        if _AGENCY.search(claim.text.lower()):
+        if _AGENCY.search(_SYSTEM_STATE.sub(" ", claim.text.lower())):
             return None
         assert self.trace is not None
         start = _previous_agent_end(self.turns, claim.turn)
