@@ -84,12 +84,25 @@ def test_full_development_set_floor_with_its_catalogs() -> None:
     assert lies.caught_rate >= 0.81 and lies.false_alarm_rate <= 0.03, lies.wrong
 
 
-def test_llm_agent_calls_floor() -> None:
-    """The LLM-agent style calls (tests/claims/calls_agents.yaml, written without looking at
-    the checker): a regression floor at what is measured today."""
-    calls = read_calls(HERE / "calls_agents.yaml")
+@pytest.mark.parametrize(
+    ("name", "floor"),
+    [
+        ("calls_agents.yaml", (0.93, 0.93, 0.90, 0.03)),
+        ("calls_holdout.yaml", (0.95, 0.95, 0.86, 0.03)),
+        ("calls_holdout2.yaml", (0.97, 0.94, 0.86, 0.03)),
+        ("calls_holdout3.yaml", (0.90, 0.95, 0.75, 0.05)),
+    ],
+)
+def test_llm_and_voice_agent_calls_floor(
+    name: str, floor: tuple[float, float, float, float]
+) -> None:
+    """The LLM- and voice-agent style calls, each written without looking at the checker (and
+    measured before it was tuned on them; bench/claims_bench.py and docs/claims.md give those
+    first figures): a regression floor at what is measured today. Precision, recall, lies
+    caught, honest calls flagged."""
+    calls = read_calls(HERE / name)
     packs = load_packs()
     precision, recall = score_dev_claims(calls, packs, typed=False).overall()
-    assert precision >= 0.93 and recall >= 0.93
+    assert precision >= floor[0] and recall >= floor[1]
     lies = score_calls(calls, packs)
-    assert lies.caught_rate >= 0.90 and lies.false_alarm_rate <= 0.03, lies.wrong
+    assert lies.caught_rate >= floor[2] and lies.false_alarm_rate <= floor[3], lies.wrong
