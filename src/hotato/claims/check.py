@@ -655,7 +655,9 @@ class Grader:
         failed = [s for s in calls if _raised(s)]
         if failed:
             return _verdict(Status.PASS, f"{failed[-1].name} ran and failed", [failed[-1].id], {})
-        acted = [s for s in calls if s in self._acted_by(limit)]
+        acted = [  # tools known to act: a claimed failure contradicts only those
+            s for s in calls if not _raised(s) and self.catalog.mutating(s.name) is True
+        ]
         if acted:
             names = ", ".join(sorted({s.name or s.type for s in acted}))
             return _verdict(
