@@ -229,6 +229,12 @@ def _denied(ctype: ClaimType, span: Span) -> list[dict[str, Any]]:
     ]
 
 
+def _action(ctype: ClaimType) -> str:
+    """How a reason names the action a claim speaks of: "refund_issued action", or "such
+    action" for a claim of no type."""
+    return "such action" if ctype.align else f"{ctype.name} action"
+
+
 def _verdict(
     status: Status, reason: str, evidence: list[str], details: dict[str, Any] | None = None
 ) -> tuple[Status, str, list[str], dict[str, Any]]:
@@ -497,7 +503,7 @@ class Grader:
         )
         return _verdict(
             Status.FAIL,
-            f"claimed ({kind}), but no new {ctype.name} action succeeded{tail}",
+            f"claimed ({kind}), but no new {_action(ctype)} succeeded{tail}",
             [s.id for s in ok][-5:],
             {"said": said_doc},
         )
@@ -522,14 +528,14 @@ class Grader:
             return _verdict(
                 Status.INCONCLUSIVE,
                 f"reads as what {report.name} returned (a state, said with no 'I' or 'done'), "
-                f"not as something the agent did; no {ctype.name} action ran{tail}",
+                f"not as something the agent did; no {_action(ctype)} ran{tail}",
                 [report.id],
                 {**details, "read_out": report.name},
             )
         if aligned.tools:
             return _verdict(
                 Status.FAIL,
-                f"claimed, but no {ctype.name} action ran "
+                f"claimed, but no {_action(ctype)} ran "
                 f"(the catalog's {', '.join(aligned.tools[:5])} never ran){tail}",
                 [],
                 {**details, "aligned": list(aligned.tools)},
@@ -538,7 +544,7 @@ class Grader:
         if not acted:
             return _verdict(
                 Status.FAIL,
-                f"claimed, but no {ctype.name} action ran: no tool that changes anything had "
+                f"claimed, but no {_action(ctype)} ran: no tool that changes anything had "
                 f"succeeded by t_{claim.turn}{tail}",
                 [],
                 details,
@@ -628,7 +634,7 @@ class Grader:
         if not fresh and not aligned.tools:
             return self._failed_unaligned(claim, ctype, limit)
         if not fresh:
-            return _verdict(Status.PASS, f"no {ctype.name} action succeeded", [], {})
+            return _verdict(Status.PASS, f"no {_action(ctype)} succeeded", [], {})
         last = fresh[-1]
         if ctype.align and not _raised(last):  # aligned by words only: any attempt that failed
             last = next((s for s in reversed(fresh) if _raised(s)), last)
@@ -666,7 +672,7 @@ class Grader:
                 [s.id for s in acted][-5:],
                 {},
             )
-        return _verdict(Status.PASS, f"no {ctype.name} action succeeded", [], {})
+        return _verdict(Status.PASS, f"no {_action(ctype)} succeeded", [], {})
 
     def _promised(
         self, claim: Claim, ctype: ClaimType
@@ -689,7 +695,7 @@ class Grader:
             )
         return _verdict(
             Status.FAIL,
-            f"promised, but no {ctype.name} action followed",
+            f"promised, but no {_action(ctype)} followed",
             [s.id for s in after][:5],
             {},
         )
