@@ -363,3 +363,30 @@ def test_a_claimed_failure_after_the_only_action_of_the_turn_succeeded_fails() -
     assert _grade(turns, spans) == [("action", Status.FAIL)]
     spans[0] = {"at": 1, "name": "roadside_dispatch", "error": "no trucks"}
     assert _grade(turns, spans) == [("action", Status.PASS)]
+
+
+def test_a_summary_restates_what_was_done_before() -> None:
+    turns = [
+        ("agent", "Your bill B-5520 is paid: $142.37 on your Visa."),
+        ("caller", "Thanks. Can you reset my voicemail PIN?"),
+        ("agent", "Should I reset the PIN on line L-4410 and pay nothing else?"),
+        ("caller", "Yes."),
+        ("agent", "To summarize:\n1. **Paid bill B-5520** — $142.37 (confirmation PAY-77310)."),
+    ]
+    spans = [
+        {"at": 0, "name": "pay_bill", "arguments": {"bill_id": "B-5520", "amount": 142.37},
+         "result": {"confirmation": "PAY-77310"}},
+    ]  # fmt: skip
+    assert _grade(turns, spans) == [("payment_taken", Status.PASS)] * 2
+
+
+def test_a_record_read_out_is_not_a_claim_but_a_change_said_of_it_is() -> None:
+    catalog = _catalog(
+        [{"name": "get_reservation"}, {"name": "book_stay"}, {"name": "cancel_stay"}]
+    )
+    read = {"at": 1, "name": "get_reservation", "arguments": {"reservation_id": "HX-7001288"}}
+    said = "Your reservation HX-7001288 was booked at the Advance Purchase rate."
+    turns = [("caller", "Can I get a refund?"), ("agent", said)]
+    assert _grade(turns, [read], catalog) == [("booking_made", Status.INCONCLUSIVE)]
+    turns[1] = ("agent", "Your reservation HX-7001288 has been cancelled.")
+    assert _grade(turns, [read], catalog) == [("order_cancelled", Status.FAIL)]

@@ -44,7 +44,7 @@ END_ROLE = frozenset(["end", "out", "dropoff", "return", "inbound", "checkout", 
 # A count argument never holds money, whatever its name shares with an amount's pattern.
 _COUNTISH = re.compile(
     r"bag|number_of|num_|count|quantity|qty|travel|passeng|guest|people|person|seat|ticket|"
-    r"room|night|adult|child|rider|size|party"
+    r"room|night|adult|child|rider|size|party|points|miles"
 )
 
 

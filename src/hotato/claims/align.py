@@ -65,7 +65,7 @@ def named_tools(ctype: ClaimType, catalog: Catalog, packs: PackSet) -> list[str]
     kinds = [ctype, *(packs.by_name[t] for t in ctype.also if t in packs.by_name)]
     out = []
     for tool in catalog.tools.values():
-        if not may_act(tool, packs):
+        if not may_act(tool, packs) or _undoes(tool, kinds):
             continue
         name = tool.name.lower().encode()
         if any(k.tools is not None and k.tools.search(name) for k in kinds) or (
@@ -74,6 +74,20 @@ def named_tools(ctype: ClaimType, catalog: Catalog, packs: PackSet) -> list[str]
         ):
             out.append(tool.name)
     return out
+
+
+# Verbs that undo: a tool named by one (`void_purchase`) backs a claim of undoing, never the
+# booking or purchase its name also holds.
+_UNDOING = word_set("cancel void delete remove terminate unsubscribe revoke refund return")
+
+
+def _undoes(tool: Tool, kinds: Sequence[ClaimType]) -> bool:
+    first = words(tool.name)[:1]
+    return (
+        bool(first)
+        and first[0] in _UNDOING
+        and not any(k.tools is not None and k.tools.search(first[0].encode()) for k in kinds)
+    )
 
 
 def _score(tool: Tool, own: frozenset[str], before: frozenset[str]) -> tuple[int, int]:

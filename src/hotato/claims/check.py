@@ -114,6 +114,31 @@ _AGENCY = re.compile(
 )
 
 
+# A turn that sums up the call ("To summarize: ...") restates what was done before.
+_SUMMARY = re.compile(
+    r"\b(?:summar(?:y|ize|ise)|recap|here'?s (?:everything|what (?:i|we)(?:'ve)? (?:did|done))|"
+    r"everything (?:we|i)(?:'ve)? (?:did|done)|to confirm everything|all (?:that )?we did)\b"
+)
+# The agent speaking of what it did: "I", "we", "done".
+_FIRST_PERSON = re.compile(r"\b(?:i|we)(?:'ve|'d|'ll| have| had)?\b|\b(?:done|all set)\b")
+_CODE = re.compile(r"[^A-Z0-9]")
+# "has been cancelled": a change said to have just happened, never a record read out
+_PERFECT = re.compile(r"\b(?:has|have|had|'s|'ve) (?:now |just |already )?been\b")
+
+
+def _codes_in(span: Span) -> set[str]:
+    """The codes a call was given or returned, written as claims' ids are: upper case,
+    letters and digits only."""
+    out = set()
+    for payload in (span.read("arguments"), span.read("result")):
+        for _, value in flat_args(payload):
+            if isinstance(value, str | int) and not isinstance(value, bool):
+                code = _CODE.sub("", str(value).upper())
+                if len(code) >= 4 and any(c.isdigit() for c in code):
+                    out.add(code)
+    return out
+
+
 # What a system or somebody else does to an order, a payment or a request, not the agent:
 # "the order has been processed" after a read of it reports the read.
 _SYSTEM_STATE = re.compile(
@@ -387,7 +412,7 @@ class Grader:
     def _disagree(self, ctype: ClaimType, span: Span, said: Said) -> list[dict[str, Any]]:
         tool = self.catalog.get(span.name)
         choices = by_enum(tool.enums, span.read("arguments"), said.context) if tool else []
-        return choices + disagreements(
+        found = choices + disagreements(
             ctype,
             span.read("arguments"),
             said.entities,
@@ -398,6 +423,14 @@ class Grader:
             said.last,
             said.roles,
         )
+        if not any(m["kind"] == "id" for m in found):
+            return found
+        returned = _codes_in(span)  # a code the call returned (a confirmation number) agrees
+        return [
+            m
+            for m in found
+            if m["kind"] != "id" or not any(_CODE.sub("", s.upper()) in returned for s in m["said"])
+        ]
 
     def known_values(self) -> dict[str, set[str]]:
         """Every string value each argument or result field takes anywhere in the trace."""
@@ -574,7 +607,12 @@ class Grader:
         """The read this claim reports, when it states a state ("your ride is on its way", "you
         have 1 alarm set") with no sign the agent acted (see `_AGENCY`), and the last tool call
         before it, since the previous agent turn, is a read whose words it shares."""
-        if _AGENCY.search(_SYSTEM_STATE.sub(" ", claim.text.lower())):
+        text = claim.text.lower()
+        changed = _FIRST_PERSON.search(text) or _PERFECT.search(_SYSTEM_STATE.sub(" ", text))
+        record = None if changed else self._record_read(claim)
+        if record is not None:
+            return record  # "Your reservation HX-60127 was booked on May 3": what was read
+        if _AGENCY.search(_SYSTEM_STATE.sub(" ", text)):
             return None
         assert self.trace is not None
         start = _previous_agent_end(self.turns, claim.turn)
@@ -590,6 +628,30 @@ class Grader:
         read = by_words(claim.text, context, self.catalog, self.packs, reads=True)
         return calls[-1] if calls[-1].name in read else None
 
+    def _record_read(self, claim: Claim) -> Span | None:
+        """A read before the claim that returned (or was asked for) the record the claim names
+        by its code, when no action touched that code: the claim describes the record."""
+        codes = {
+            str(e.value)
+            for e in claim.entities
+            if e.kind == "id" and e.span[0] < claim.span[1] and len(str(e.value)) >= 4
+        }
+        if not codes:
+            return None
+        assert self.trace is not None
+        limit = _turn_end(self.turns, claim.turn)
+        found: Span | None = None
+        for span in self.trace.by_type.get("tool_call", []):
+            if not _within(span, limit):
+                continue
+            held = _codes_in(span)
+            if not codes & held:
+                continue
+            if may_act(self.catalog.get(span.name) or Tool(span.name or ""), self.packs):
+                return None  # an action touched it: the claim may speak of that
+            found = span
+        return found
+
     def _restated(
         self, claim: Claim, ctype: ClaimType, ok: list[Span], said: Said
     ) -> tuple[Status, str, list[str], dict[str, Any]] | None:
@@ -599,8 +661,8 @@ class Grader:
             if first is None or (ctype.align and first == claim.turn):
                 continue  # two actions of no type named in one turn are two actions
             anew = [t for t in self.readbacks.get(claim.type, []) if first < t < claim.turn]
-            if anew:
-                return None
+            if anew and not _SUMMARY.search(self.turns[claim.turn].text.lower()):
+                return None  # read back anew since: it needs an action of its own
             if self._disagree(ctype, span, said):
                 return None
             return _verdict(

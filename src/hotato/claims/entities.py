@@ -262,6 +262,12 @@ PATTERNS: list[tuple[re.Pattern[str], Build]] = [
         _ident,
     ),
     (re.compile(r"(?<![\w-])((?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{5,10})(?![\w-])"), _ident),
+    (  # a code with dashes: "HX-7001288", "P-77410", "TRF-558201"
+        re.compile(
+            r"(?<![\w-])((?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9]{1,6}(?:-[A-Z0-9]{1,10}){1,3})(?![\w-])"
+        ),
+        _ident,
+    ),
     (
         re.compile(
             r"([$£€]) ?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2})|( and)? (\d{1,2}) cents?)?"
