@@ -387,9 +387,11 @@ def _by_shape(stated: list[Entity], args: list[tuple[str, Any]]) -> list[dict[st
     shapes = {_shape(v) for v in said}
     for shape in sorted(shapes):
         held = [
-            (k, v.upper())
+            (k, code)
             for k, v in args
-            if isinstance(v, str) and _shape(v.upper()) == shape and v.upper() == v
+            if isinstance(v, str)
+            and v.upper() == v
+            and _shape(code := re.sub(r"[^A-Z0-9]", "", v)) == shape
         ]
         if held and not any(v in said for _, v in held):
             key, value = held[0]

@@ -645,7 +645,7 @@ class Grader:
             if not _within(span, limit):
                 continue
             held = _codes_in(span)
-            if not codes & held:
+            if not any(code in h for code in codes for h in held):  # "4418" in "VISA4418"
                 continue
             if may_act(self.catalog.get(span.name) or Tool(span.name or ""), self.packs):
                 return None  # an action touched it: the claim may speak of that

@@ -70,7 +70,8 @@ _MONEY_CUE = (
 )
 _COUNT_UNIT = (
     r"(tickets?|seats?|people|persons?|guests?|adults?|children|kids|rooms?|nights?|"
-    r"passengers?|travell?ers?|items?|bags?|units?|spots?|of us|licen[cs]es?|users?|lines?)"
+    r"passengers?|travell?ers?|items?|bags?|units?|spots?|of us|licen[cs]es?|users?|lines?|"
+    r"boxes|box|packs?|pairs?|bottles?|cans?|books?|devices?|drivers?|vehicles?|cards?)"
 )
 _ID_CUE = (
     r"(?:confirmation|order|reference|booking|reservation|ticket|case|tracking|transaction|"
