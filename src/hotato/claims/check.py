@@ -10,13 +10,13 @@ graded only on request (the action must follow); `negated` ones are listed, neve
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
+from hotato.claims import record
 from hotato.claims.agree import (
     by_enum,
     compared,
@@ -24,14 +24,14 @@ from hotato.claims.agree import (
     disagreements,
     flat_args,
     fold,
-    role_words,
 )
 from hotato.claims.align import Alignment, align, by_words, may_act
-from hotato.claims.catalog import Catalog, Tool, catalog_from_trace, word_set
-from hotato.claims.entities import Entity, extract_entities
+from hotato.claims.catalog import Catalog, Tool, catalog_from_trace
+from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
 from hotato.claims.pack import ClaimType, PackSet
-from hotato.model.evidence import Span, Trace, Transcript, Turn
+from hotato.claims.said import Said, said_for
+from hotato.model.evidence import Span, Trace, Transcript
 from hotato.model.match import subset
 from hotato.model.state import StateSource, StateUnavailable
 from hotato.model.status import Status
@@ -77,181 +77,7 @@ def candidates(ctype: ClaimType, trace: Trace, tools: Sequence[str]) -> list[Spa
     ]
 
 
-def _turn_end(turns: Sequence[Turn], i: int) -> float | None:
-    t = turns[i]
-    return t.end if t.end is not None else t.start
-
-
-def _next_agent_start(turns: Sequence[Turn], i: int) -> float | None:
-    for t in turns[i + 1 :]:
-        if t.role == "agent":
-            return t.start
-    return None
-
-
-def _previous_end(turns: Sequence[Turn], i: int, caller: bool) -> float | None:
-    """When the last turn before turn `i` of the agent (or, with `caller`, of anyone else)
-    ended; None when there is none."""
-    for t in reversed(turns[:i]):
-        if (t.role != "agent") == caller:
-            return t.end if t.end is not None else t.start
-    return None
-
-
-def _previous_agent_end(turns: Sequence[Turn], i: int) -> float | None:
-    return _previous_end(turns, i, caller=False)
-
-
-def _previous_caller_end(turns: Sequence[Turn], i: int) -> float | None:
-    return _previous_end(turns, i, caller=True)
-
-
-# Signs the agent says it acted, not what a system shows: "I've", "we", "done", "all set",
-# "has been cancelled".
-_AGENCY = re.compile(
-    r"\b(?:i|we)(?:'ve|'d|'ll| have| had)?\b|\b(?:done|all set|successfully|went through|"
-    r"complete|completed)\b|\b(?:has|have|had) been\b|\b(?:was|were) [a-z]+ed\b"
-)
-
-
-# A turn that sums up the call ("To summarize: ...") restates what was done before.
-_SUMMARY = re.compile(
-    r"\b(?:summar(?:y|ize|ise)|recap|here'?s (?:everything|what (?:i|we)(?:'ve)? (?:did|done))|"
-    r"everything (?:we|i)(?:'ve)? (?:did|done)|to confirm everything|all (?:that )?we did)\b"
-)
-# The agent speaking of what it did: "I", "we", "done".
-_FIRST_PERSON = re.compile(r"\b(?:i|we)(?:'ve|'d|'ll| have| had)?\b|\b(?:done|all set)\b")
-_CODE = re.compile(r"[^A-Z0-9]")
-# "has been cancelled": a change said to have just happened, never a record read out
-_PERFECT = re.compile(r"\b(?:has|have|had|'s|'ve) (?:now |just |already )?been\b")
-
-
-def _codes_in(span: Span) -> set[str]:
-    """The codes a call was given or returned, written as claims' ids are: upper case,
-    letters and digits only."""
-    out = set()
-    for payload in (span.read("arguments"), span.read("result")):
-        for _, value in flat_args(payload):
-            if isinstance(value, str | int) and not isinstance(value, bool):
-                code = _CODE.sub("", str(value).upper())
-                if len(code) >= 4 and any(c.isdigit() for c in code):
-                    out.add(code)
-    return out
-
-
-# What a system or somebody else does to an order, a payment or a request, not the agent:
-# "the order has been processed" after a read of it reports the read.
-_SYSTEM_STATE = re.compile(
-    r"\b(?:has|have|had) been (?:processed|shipped|delivered|received|approved|declined|posted|"
-    r"cleared|settled|flagged|delayed|picked up|dispatched)\b"
-)
-
-
-def _within(span: Span, limit: float | None) -> bool:
-    t = span.time
-    return t is None or limit is None or t <= limit
-
-
-# A claim that introduces a list ("I've submitted your request:" then "- Dates: ...") states
-# the list's values too.
-_LIST_AFTER = re.compile(r"[*_ \t]*:?[*_ \t]*\n\s*(?:[-*•]|\d+[.)])\s")
-READBACK_WINDOW = 12  # turns before a claim searched for the agent's read-backs
 CONTEXT_TURNS = 4  # turns before a claim whose words help align it with a tool
-
-
-@dataclass
-class Said:
-    """What was stated for one claim: entities by kind, the turns they came from, and the folded
-    text of the read-backs (to tell a name read back last from one it replaced)."""
-
-    entities: dict[str, list[Entity]]
-    turns: list[int]
-    context: str = ""  # folded text of the last read-back, the caller's answers and the claim
-    earlier: tuple[str, ...] = ()  # folded text of each earlier read-back
-    last: str = ""  # folded text of the last read-back
-    roles: dict[int, frozenset[str]] = field(default_factory=dict)  # id(entity) -> role words
-
-
-def _is_readback(turn: Turn, packs: PackSet) -> bool:
-    if turn.role != "agent":
-        return False
-    return "?" in turn.text or (
-        packs.confirm is not None and packs.confirm.search(turn.text.lower().encode()) is not None
-    )
-
-
-def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet) -> Said:
-    """The entities stated for a claim, by kind: those of its own sentence first, then what the
-    agent read back since the previous claim of its type and what the caller answered, in the
-    order they were said (a later read-back or correction replacing an earlier one, kind by
-    kind)."""
-    own: dict[str, list[Entity]] = {}
-    roles: dict[int, frozenset[str]] = {}
-    claim_text = turns[claim.turn].text
-    listed = _LIST_AFTER.match(turns[claim.turn].text, claim.span[1]) is not None
-    for e in claim.entities:  # its sentence up to the claim's end, and a list it introduces
-        if e.span[0] < claim.span[1] or listed:
-            own.setdefault(e.kind, []).append(e)
-            roles[id(e)] = role_words(claim_text, e.span[0], e.kind, e.text)
-    floor = max(previous, claim.turn - READBACK_WINDOW - 1)
-    readbacks = [i for i in range(floor + 1, claim.turn) if _is_readback(turns[i], packs)]
-    own_text = fold(turns[claim.turn].text)
-    if not readbacks:
-        return Said(own, [claim.turn], own_text, roles=roles)
-    context: dict[str, list[Entity]] = {}
-    last = readbacks[-1]
-    sources = [
-        i for i in range(readbacks[0], claim.turn) if i in readbacks or turns[i].role != "agent"
-    ]
-    for i in sources:  # in order: a later read-back, or the caller's correction, replaces
-        found: dict[str, list[Entity]] = {}
-        for e in extract_entities(turns[i].text):
-            found.setdefault(e.kind, []).append(e)
-            roles[id(e)] = role_words(turns[i].text, e.span[0], e.kind, e.text)
-        context.update(found)
-    for kind, entities in context.items():
-        own.setdefault(kind, entities)
-    recent = " ".join(turns[i].text for i in range(last, claim.turn + 1))
-    earlier = tuple(fold(turns[i].text) for i in readbacks[:-1])
-    return Said(own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text), roles)
-
-
-# Beyond the failure shapes every kind reads (`hotato.model.failure`, through `Span.raised`):
-# a result whose status names an outcome in which the claimed action did not happen, and a
-# tool that answers in text saying it failed.
-_FAILED_STATUS = word_set(
-    "declined rejected denied timeout timed_out unavailable refused not_found invalid blocked"
-)
-_FAILED_TEXT = ("error", "failed", "failure", "exception", "unable to", "cannot", "could not")
-
-
-def _raised(span: Span) -> bool:
-    """The tool failed: the span or its result says so in a shape of the table
-    (`Span.raised`), its result's `status`, `state` or `outcome` names an outcome in which
-    nothing was done ("declined", "timeout"), or it is text that starts by saying it failed
-    ("Error: payment method not found")."""
-    if span.raised():
-        return True
-    result = span.read("result")
-    if isinstance(result, str):
-        return result.lstrip().lower().startswith(_FAILED_TEXT)
-    return isinstance(result, dict) and any(
-        isinstance(result.get(k), str) and result[k].lower() in _FAILED_STATUS
-        for k in ("status", "state", "outcome")
-    )
-
-
-def _denied(ctype: ClaimType, span: Span) -> list[dict[str, Any]]:
-    """A result field named for what the claim says that the tool reports as not done
-    (`refund_issued: false` beside a cancellation that a refund claim rests on)."""
-    result = span.read("result")
-    if ctype.tools is None or not isinstance(result, dict):
-        return []
-    return [
-        {"argument": f"result.{key}", "kind": "result", "said": [], "executed": value}
-        for key, value in flat_args(result)
-        if value is False and ctype.tools.search(key.lower().encode())
-    ]
 
 
 def _action(ctype: ClaimType) -> str:
@@ -362,8 +188,8 @@ class Grader:
         return [
             s
             for s in self.trace.by_type.get("tool_call", [])
-            if _within(s, limit)
-            and not _raised(s)
+            if record.within(s, limit)
+            and not record.raised(s)
             and may_act(self.catalog.get(s.name) or Tool(s.name or ""), self.packs)
         ]
 
@@ -425,11 +251,12 @@ class Grader:
         )
         if not any(m["kind"] == "id" for m in found):
             return found
-        returned = _codes_in(span)  # a code the call returned (a confirmation number) agrees
+        returned = record.codes_in(span)  # a code the call returned (a confirmation number) agrees
         return [
             m
             for m in found
-            if m["kind"] != "id" or not any(_CODE.sub("", s.upper()) in returned for s in m["said"])
+            if m["kind"] != "id"
+            or not any(record.CODE.sub("", s.upper()) in returned for s in m["said"])
         ]
 
     def known_values(self) -> dict[str, set[str]]:
@@ -470,9 +297,9 @@ class Grader:
 
     def _limit(self, claim: Claim, ctype: ClaimType) -> float | None:
         if ctype.after_claim:
-            nxt = _next_agent_start(self.turns, claim.turn)
+            nxt = record.next_agent_start(self.turns, claim.turn)
             return nxt if nxt is not None else float("inf")
-        return _turn_end(self.turns, claim.turn)
+        return record.turn_end(self.turns, claim.turn)
 
     def _done(
         self, claim: Claim, ctype: ClaimType
@@ -480,15 +307,15 @@ class Grader:
         aligned = self.aligned(claim, ctype)
         spans = self.spans_for(ctype, aligned.tools)
         limit = self._limit(claim, ctype)
-        before = [s for s in spans if _within(s, limit)]
-        ok = [s for s in before if not _raised(s)]
+        before = [s for s in spans if record.within(s, limit)]
+        ok = [s for s in before if not record.raised(s)]
         previous = self.last_claim.get(claim.type, -1)
         said = said_for(claim, self.turns, previous, self.packs)
         said_doc = {k: [e.text for e in v] for k, v in said.entities.items()}
         fresh = [s for s in ok if self._used(s, claim) is None]
         checked: list[tuple[Span, list[dict[str, Any]]]] = []
         for span in reversed(fresh):
-            problems = _denied(ctype, span) + self._disagree(ctype, span, said)
+            problems = record.denied(ctype, span) + self._disagree(ctype, span, said)
             if not problems:
                 return self._backed(claim, ctype, span, said)
             checked.append((span, problems))
@@ -511,7 +338,7 @@ class Grader:
         kind = ctype.description.rstrip(".").lower()
         if not spans:
             return self._unbacked(claim, ctype, aligned, limit, said_doc)
-        failed = [s for s in before if _raised(s)]
+        failed = [s for s in before if record.raised(s)]
         if failed and not ok:
             return _verdict(
                 Status.FAIL,
@@ -519,7 +346,7 @@ class Grader:
                 [s.id for s in failed][-5:],
                 {"said": said_doc},
             )
-        later = [s for s in spans if not _within(s, limit)]
+        later = [s for s in spans if not record.within(s, limit)]
         if later and not ok:
             return _verdict(
                 Status.FAIL,
@@ -608,25 +435,27 @@ class Grader:
         have 1 alarm set") with no sign the agent acted (see `_AGENCY`), and the last tool call
         before it, since the previous agent turn, is a read whose words it shares."""
         text = claim.text.lower()
-        changed = _FIRST_PERSON.search(text) or _PERFECT.search(_SYSTEM_STATE.sub(" ", text))
-        record = None if changed else self._record_read(claim)
-        if record is not None:
-            return record  # "Your reservation HX-60127 was booked on May 3": what was read
-        if _AGENCY.search(_SYSTEM_STATE.sub(" ", text)):
+        changed = record.FIRST_PERSON.search(text) or record.PERFECT.search(
+            record.SYSTEM_STATE.sub(" ", text)
+        )
+        read = None if changed else self._record_read(claim)
+        if read is not None:
+            return read  # "Your reservation HX-60127 was booked on May 3": what was read
+        if record.AGENCY.search(record.SYSTEM_STATE.sub(" ", text)):
             return None
         assert self.trace is not None
-        start = _previous_agent_end(self.turns, claim.turn)
-        limit = _turn_end(self.turns, claim.turn)
+        start = record.previous_agent_end(self.turns, claim.turn)
+        limit = record.turn_end(self.turns, claim.turn)
         calls = [
             s
             for s in self.trace.by_type.get("tool_call", [])
-            if _within(s, limit) and (start is None or s.time is None or s.time >= start)
+            if record.within(s, limit) and (start is None or s.time is None or s.time >= start)
         ]
         if not calls or may_act(self.catalog.get(calls[-1].name) or Tool(""), self.packs):
             return None
         context = [self.turns[claim.turn].text]
-        read = by_words(claim.text, context, self.catalog, self.packs, reads=True)
-        return calls[-1] if calls[-1].name in read else None
+        reads = by_words(claim.text, context, self.catalog, self.packs, reads=True)
+        return calls[-1] if calls[-1].name in reads else None
 
     def _record_read(self, claim: Claim) -> Span | None:
         """A read before the claim that returned (or was asked for) the record the claim names
@@ -639,12 +468,12 @@ class Grader:
         if not codes:
             return None
         assert self.trace is not None
-        limit = _turn_end(self.turns, claim.turn)
+        limit = record.turn_end(self.turns, claim.turn)
         found: Span | None = None
         for span in self.trace.by_type.get("tool_call", []):
-            if not _within(span, limit):
+            if not record.within(span, limit):
                 continue
-            held = _codes_in(span)
+            held = record.codes_in(span)
             if not any(code in h for code in codes for h in held):  # "4418" in "VISA4418"
                 continue
             if may_act(self.catalog.get(span.name) or Tool(span.name or ""), self.packs):
@@ -661,7 +490,7 @@ class Grader:
             if first is None or (ctype.align and first == claim.turn):
                 continue  # two actions of no type named in one turn are two actions
             anew = [t for t in self.readbacks.get(claim.type, []) if first < t < claim.turn]
-            if anew and not _SUMMARY.search(self.turns[claim.turn].text.lower()):
+            if anew and not record.SUMMARY.search(self.turns[claim.turn].text.lower()):
                 return None  # read back anew since: it needs an action of its own
             if self._disagree(ctype, span, said):
                 return None
@@ -691,17 +520,19 @@ class Grader:
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
         aligned = self.aligned(claim, ctype)
         spans = self.spans_for(ctype, aligned.tools)
-        limit = _turn_end(self.turns, claim.turn)
-        fresh = [s for s in spans if _within(s, limit) and self._used(s, claim) is None]
+        limit = record.turn_end(self.turns, claim.turn)
+        fresh = [s for s in spans if record.within(s, limit) and self._used(s, claim) is None]
         if not fresh and not aligned.tools:
             return self._failed_unaligned(claim, ctype, limit)
         if not fresh:
             return _verdict(Status.PASS, f"no {_action(ctype)} succeeded", [], {})
         last = fresh[-1]
-        if ctype.align and not _raised(last):  # aligned by words only: any attempt that failed
-            last = next((s for s in reversed(fresh) if _raised(s)), last)
+        if ctype.align and not record.raised(
+            last
+        ):  # aligned by words only: any attempt that failed
+            last = next((s for s in reversed(fresh) if record.raised(s)), last)
         self._use(last, claim)
-        if _raised(last):
+        if record.raised(last):
             return _verdict(Status.PASS, f"{last.name or last.type} ran and failed", [last.id], {})
         return _verdict(
             Status.FAIL, f"said it failed, but {last.name or last.type} succeeded", [last.id], {}
@@ -714,17 +545,17 @@ class Grader:
         attempt there that failed backs it; when the only actions of the turn succeeded, the
         claim contradicts them."""
         assert self.trace is not None
-        start = _previous_caller_end(self.turns, claim.turn)
+        start = record.previous_caller_end(self.turns, claim.turn)
         calls = [
             s
             for s in self.trace.by_type.get("tool_call", [])
-            if _within(s, limit) and (start is None or s.time is None or s.time >= start)
+            if record.within(s, limit) and (start is None or s.time is None or s.time >= start)
         ]
-        failed = [s for s in calls if _raised(s)]
+        failed = [s for s in calls if record.raised(s)]
         if failed:
             return _verdict(Status.PASS, f"{failed[-1].name} ran and failed", [failed[-1].id], {})
         acted = [  # tools known to act: a claimed failure contradicts only those
-            s for s in calls if not _raised(s) and self.catalog.mutating(s.name) is True
+            s for s in calls if not record.raised(s) and self.catalog.mutating(s.name) is True
         ]
         if acted:
             names = ", ".join(sorted({s.name or s.type for s in acted}))
@@ -745,7 +576,7 @@ class Grader:
         after = [s for s in spans if start is None or s.time is None or s.time >= start]
         said = said_for(claim, self.turns, self.last_claim.get(claim.type, -1), self.packs)
         for span in after:
-            if not _raised(span) and not self._disagree(ctype, span, said):
+            if not record.raised(span) and not self._disagree(ctype, span, said):
                 return self._backed(claim, ctype, span, said)
         nxt = self.next_claim.get((claim.turn, claim.span))
         if nxt is not None:  # "I'm booking 2 at 7" then "no, make it 3": the next one counts

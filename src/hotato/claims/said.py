@@ -1,0 +1,78 @@
+"""What was said for one claim: the values its own sentence states, what the agent read back
+before it and what the caller answered, each with the words that give its role."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from hotato.claims.agree import fold, role_words
+from hotato.claims.entities import Entity, extract_entities
+from hotato.claims.extract import Claim
+from hotato.claims.pack import PackSet
+from hotato.model.evidence import Turn
+
+# A claim that introduces a list ("I've submitted your request:" then "- Dates: ...") states
+# the list's values too.
+_LIST_AFTER = re.compile(r"[*_ \t]*:?[*_ \t]*\n\s*(?:[-*•]|\d+[.)])\s")
+
+
+READBACK_WINDOW = 12  # turns before a claim searched for the agent's read-backs
+
+
+@dataclass
+class Said:
+    """What was stated for one claim: entities by kind, the turns they came from, and the folded
+    text of the read-backs (to tell a name read back last from one it replaced)."""
+
+    entities: dict[str, list[Entity]]
+    turns: list[int]
+    context: str = ""  # folded text of the last read-back, the caller's answers and the claim
+    earlier: tuple[str, ...] = ()  # folded text of each earlier read-back
+    last: str = ""  # folded text of the last read-back
+    roles: dict[int, frozenset[str]] = field(default_factory=dict)  # id(entity) -> role words
+
+
+def _is_readback(turn: Turn, packs: PackSet) -> bool:
+    if turn.role != "agent":
+        return False
+    return "?" in turn.text or (
+        packs.confirm is not None and packs.confirm.search(turn.text.lower().encode()) is not None
+    )
+
+
+def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet) -> Said:
+    """The entities stated for a claim, by kind: those of its own sentence first, then what the
+    agent read back since the previous claim of its type and what the caller answered, in the
+    order they were said (a later read-back or correction replacing an earlier one, kind by
+    kind)."""
+    own: dict[str, list[Entity]] = {}
+    roles: dict[int, frozenset[str]] = {}
+    claim_text = turns[claim.turn].text
+    listed = _LIST_AFTER.match(turns[claim.turn].text, claim.span[1]) is not None
+    for e in claim.entities:  # its sentence up to the claim's end, and a list it introduces
+        if e.span[0] < claim.span[1] or listed:
+            own.setdefault(e.kind, []).append(e)
+            roles[id(e)] = role_words(claim_text, e.span[0], e.kind, e.text)
+    floor = max(previous, claim.turn - READBACK_WINDOW - 1)
+    readbacks = [i for i in range(floor + 1, claim.turn) if _is_readback(turns[i], packs)]
+    own_text = fold(turns[claim.turn].text)
+    if not readbacks:
+        return Said(own, [claim.turn], own_text, roles=roles)
+    context: dict[str, list[Entity]] = {}
+    last = readbacks[-1]
+    sources = [
+        i for i in range(readbacks[0], claim.turn) if i in readbacks or turns[i].role != "agent"
+    ]
+    for i in sources:  # in order: a later read-back, or the caller's correction, replaces
+        found: dict[str, list[Entity]] = {}
+        for e in extract_entities(turns[i].text):
+            found.setdefault(e.kind, []).append(e)
+            roles[id(e)] = role_words(turns[i].text, e.span[0], e.kind, e.text)
+        context.update(found)
+    for kind, entities in context.items():
+        own.setdefault(kind, entities)
+    recent = " ".join(turns[i].text for i in range(last, claim.turn + 1))
+    earlier = tuple(fold(turns[i].text) for i in readbacks[:-1])
+    return Said(own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text), roles)
