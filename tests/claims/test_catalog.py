@@ -183,24 +183,6 @@ def test_reading_is_not_doing() -> None:
     assert [c.polarity for c in found] == ["negated"]
 
 
-def test_a_check_out_date_is_compared_with_the_check_out_argument() -> None:
-    turns = [
-        ("agent", "Please confirm: check in on March 10th and check out on March 14th?"),
-        ("caller", "Yes."),
-        ("agent", "Your hotel is booked."),
-    ]
-    spans = [
-        {
-            "at": 2,
-            "name": "ReserveHotel",
-            "arguments": {"check_in_date": "2019-03-10", "check_out_date": "2019-03-15"},
-        }
-    ]
-    assert _grade(turns, spans) == [("booking_made", Status.FAIL)]
-    spans[0]["arguments"]["check_out_date"] = "2019-03-14"  # type: ignore[index]
-    assert _grade(turns, spans) == [("booking_made", Status.PASS)]
-
-
 def test_claims_check_reads_a_catalog_and_refuses_a_bad_one(tmp_path: Path) -> None:
     (tmp_path / "t.json").write_text(
         json.dumps(
@@ -319,40 +301,6 @@ def test_a_name_is_said_by_its_normalised_words(name: str, said: str, ok: bool) 
     assert said_name(fold(name), fold(said)) is ok
 
 
-def test_a_range_said_is_compared_end_with_end() -> None:
-    turns = [
-        ("caller", "Pause it."),
-        ("agent", "Your membership is paused from April 1 to April 30."),
-    ]
-    spans = [
-        {
-            "at": 1,
-            "name": "pauseMembership",
-            "arguments": {"from": "2026-04-01", "until": "2026-05-31"},
-        }
-    ]
-    assert _grade(turns, spans) == [("action", Status.FAIL)]
-    spans[0]["arguments"]["until"] = "2026-04-30"  # type: ignore[index]
-    assert _grade(turns, spans) == [("action", Status.PASS)]
-
-
-def test_values_listed_under_a_claim_are_compared_by_their_labels() -> None:
-    text = (
-        "I've submitted your request:\n\n"
-        "- **From:** Monday 3 August 2026\n- **To:** Friday 7 August 2026"
-    )
-    spans = [
-        {
-            "at": 0,
-            "name": "submitTimeOff",
-            "arguments": {"start_date": "2026-08-03", "end_date": "2026-08-10"},
-        }
-    ]
-    assert _grade([("agent", text)], spans) == [("action", Status.FAIL)]
-    spans[0]["arguments"]["end_date"] = "2026-08-07"  # type: ignore[index]
-    assert _grade([("agent", text)], spans) == [("action", Status.PASS)]
-
-
 def test_a_claimed_failure_after_the_only_action_of_the_turn_succeeded_fails() -> None:
     turns = [
         ("caller", "My car won't start."),
@@ -390,3 +338,38 @@ def test_a_record_read_out_is_not_a_claim_but_a_change_said_of_it_is() -> None:
     assert _grade(turns, [read], catalog) == [("booking_made", Status.INCONCLUSIVE)]
     turns[1] = ("agent", "Your reservation HX-7001288 has been cancelled.")
     assert _grade(turns, [read], catalog) == [("order_cancelled", Status.FAIL)]
+
+
+LISTED = (
+    "I've submitted your request:\n\n"
+    "- **From:** Monday 3 August 2026\n- **To:** Friday 7 August 2026"
+)
+ROLES = {
+    "check-out": (
+        [
+            ("agent", "Please confirm: check in on March 10th and check out on March 14th?"),
+            ("caller", "Yes."),
+            ("agent", "Your hotel is booked."),
+        ],
+        "ReserveHotel", {"check_in_date": "2019-03-10"}, "check_out_date", "2019-03-15",
+        "2019-03-14", "booking_made",
+    ),
+    "a range's end": (
+        [("caller", "Pause it."), ("agent", "Your membership is paused from April 1 to April 30.")],
+        "pauseMembership", {"from": "2026-04-01"}, "until", "2026-05-31", "2026-04-30", "action",
+    ),
+    "a listed label": (
+        [("agent", LISTED)],
+        "submitTimeOff", {"start_date": "2026-08-03"}, "end_date", "2026-08-10", "2026-08-07",
+        "action",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(ROLES))
+def test_a_value_said_in_its_role_is_compared_with_that_argument(case: str) -> None:
+    turns, tool, fixed, key, wrong, right, kind = ROLES[case]
+    spans = [{"at": len(turns) - 1, "name": tool, "arguments": {**fixed, key: wrong}}]
+    assert _grade(turns, spans) == [(kind, Status.FAIL)]
+    spans[0]["arguments"] = {**fixed, key: right}
+    assert _grade(turns, spans) == [(kind, Status.PASS)]
