@@ -207,6 +207,7 @@ def disagreements(
     earlier: Sequence[str] = (),
     last: str = "",
     roles: dict[int, frozenset[str]] | None = None,
+    strict_codes: bool = False,
 ) -> list[dict[str, Any]]:
     """What the span executed that contradicts what was said: one entry per argument.
 
@@ -225,6 +226,8 @@ def disagreements(
         keyed = _holding(kind, pattern, args)
         if not keyed:
             continue
+        if kind == "id" and strict_codes:  # each code the claim said against its own shape
+            out.extend(_by_shape(stated, [(k, str(v)) for k, v in keyed], strict=True))
         out.extend(_by_role(kind, stated, keyed, roles or {}))
         if any(m["kind"] == kind for m in out):
             continue
@@ -241,7 +244,7 @@ def disagreements(
             }
         )
     if "id" not in ctype.agree:
-        out.extend(_by_shape(said.get("id", []), args))
+        out.extend(_by_shape(said.get("id", []), args, strict_codes))
     if ctype.names is not None:
         for key, value in args:
             if not isinstance(value, str) or not ctype.names.search(key.lower().encode()):
@@ -379,9 +382,12 @@ def _shape(value: str) -> str:
     return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", value))
 
 
-def _by_shape(stated: list[Entity], args: list[tuple[str, Any]]) -> list[dict[str, Any]]:
+def _by_shape(
+    stated: list[Entity], args: list[tuple[str, Any]], strict: bool = False
+) -> list[dict[str, Any]]:
     """Codes said (a flight HAT318, a booking ZT4M8C) against the arguments holding codes of the
-    same shape: when some do and none is one that was said, the code disagrees."""
+    same shape: when some do and none is one that was said, the code disagrees; with `strict`
+    (the claim's own sentence said the codes), so does any code said that none holds."""
     out = []
     said = {str(e.value): e for e in stated}
     shapes = {_shape(v) for v in said}
@@ -393,7 +399,9 @@ def _by_shape(stated: list[Entity], args: list[tuple[str, Any]]) -> list[dict[st
             and v.upper() == v
             and _shape(code := re.sub(r"[^A-Z0-9]", "", v)) == shape
         ]
-        if held and not any(v in said for _, v in held):
+        codes = {v for _, v in held}
+        missing = [v for v in said if _shape(v) == shape and v not in codes]
+        if held and (not any(v in said for _, v in held) or (strict and missing)):
             key, value = held[0]
             texts = [e.text for v, e in said.items() if _shape(v) == shape]
             out.append({"argument": key, "kind": "id", "said": texts, "executed": value})

@@ -248,6 +248,7 @@ class Grader:
             said.earlier,
             said.last,
             said.roles,
+            "id" in said.own,
         )
         if not any(m["kind"] == "id" for m in found):
             return found
@@ -256,7 +257,7 @@ class Grader:
             m
             for m in found
             if m["kind"] != "id"
-            or not any(record.CODE.sub("", s.upper()) in returned for s in m["said"])
+            or not all(record.CODE.sub("", s.upper()) in returned for s in m["said"])
         ]
 
     def known_values(self) -> dict[str, set[str]]:

@@ -32,6 +32,7 @@ class Said:
     earlier: tuple[str, ...] = ()  # folded text of each earlier read-back
     last: str = ""  # folded text of the last read-back
     roles: dict[int, frozenset[str]] = field(default_factory=dict)  # id(entity) -> role words
+    own: frozenset[str] = frozenset()  # the entity kinds the claim's own sentence states
 
 
 def _is_readback(turn: Turn, packs: PackSet) -> bool:
@@ -59,7 +60,7 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
     readbacks = [i for i in range(floor + 1, claim.turn) if _is_readback(turns[i], packs)]
     own_text = fold(turns[claim.turn].text)
     if not readbacks:
-        return Said(own, [claim.turn], own_text, roles=roles)
+        return Said(own, [claim.turn], own_text, roles=roles, own=frozenset(own))
     context: dict[str, list[Entity]] = {}
     last = readbacks[-1]
     sources = [
@@ -71,8 +72,11 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
             found.setdefault(e.kind, []).append(e)
             roles[id(e)] = role_words(turns[i].text, e.span[0], e.kind, e.text)
         context.update(found)
+    stated = frozenset(own)
     for kind, entities in context.items():
         own.setdefault(kind, entities)
     recent = " ".join(turns[i].text for i in range(last, claim.turn + 1))
     earlier = tuple(fold(turns[i].text) for i in readbacks[:-1])
-    return Said(own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text), roles)
+    return Said(
+        own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text), roles, stated
+    )
