@@ -373,3 +373,13 @@ def test_a_value_said_in_its_role_is_compared_with_that_argument(case: str) -> N
     assert _grade(turns, spans) == [(kind, Status.FAIL)]
     spans[0]["arguments"] = {**fixed, key: right}
     assert _grade(turns, spans) == [(kind, Status.PASS)]
+
+
+def test_every_code_the_claim_says_is_held_to_its_argument() -> None:
+    said = "$800.00 has been moved from Savings (SAV-77120) to Joint Checking (CHK-77188)."
+    turns = [("caller", "Move 800 to joint checking."), ("agent", said)]
+    moved = {"from_account_id": "SAV-77120", "to_account_id": "CHK-77104", "amount": 800.0}
+    spans = [{"at": 1, "name": "transfer_funds", "arguments": moved}]
+    assert _grade(turns, spans) == [("money_transferred", Status.FAIL)]
+    moved["to_account_id"] = "CHK-77188"
+    assert _grade(turns, spans) == [("money_transferred", Status.PASS)]
