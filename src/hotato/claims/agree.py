@@ -379,7 +379,12 @@ def by_enum(
 
 
 def _shape(value: str) -> str:
-    return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", value))
+    """A code's shape: its letters as A and digits as 9 when it is letters then digits (a
+    flight HAT318: AAA999) or digits then letters; a code that mixes them (a booking ZT4M8C)
+    only by its length, since such codes are drawn at random."""
+    if re.fullmatch(r"[A-Z]*\d*|\d*[A-Z]*", value):
+        return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", value))
+    return f"mixed{len(value)}"
 
 
 def _by_shape(
