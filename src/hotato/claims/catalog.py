@@ -132,6 +132,7 @@ _SAME_ACTION = {
         ("add", "add added attach attached include included"),
         ("donat", "donate donated donation donations gift gifts give given contribute "
          "contributed contribution"),
+        ("bag", "bag bags baggage baggages luggage suitcase suitcases"),
     )
     for word in group.split()
 }  # fmt: skip

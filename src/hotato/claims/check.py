@@ -490,6 +490,9 @@ class Grader:
             first = self._used(span, claim)
             if first is None or (ctype.align and first == claim.turn):
                 continue  # two actions of no type named in one turn are two actions
+            named = by_words(claim.text, [], self.catalog, self.packs)
+            if named and span.name not in named:
+                continue  # its own words name another tool ("and 1 bag has been added")
             anew = [t for t in self.readbacks.get(claim.type, []) if first < t < claim.turn]
             if anew and not record.SUMMARY.search(self.turns[claim.turn].text.lower()):
                 return None  # read back anew since: it needs an action of its own

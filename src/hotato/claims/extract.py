@@ -30,6 +30,7 @@ _TURN = re.compile(
     r",\s*(?=(?:but|however|if|although|though|unless|except|no|yes|shall|should|can|may|would|"
     r"is there|anything)\b(?!\s*\d))"
     r"|,\s*and\s+(?=\W*[$£€])"
+    r"|,\s*and\s+(?=(?:[\w*]+\s+){1,5}(?:has|have) been\b)"
     r"|\s+and\s+(?=(?:can|could|will|should|may|might)\s)"
     r"|,?\s+and\s+(?=(?:also\s+)?(?:added|sent|booked|cancell?ed|refunded|charged|scheduled|"
     r"created|emailed|texted|updated|changed|removed|issued|applied|waived|notified|shared|"
