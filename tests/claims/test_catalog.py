@@ -333,7 +333,7 @@ def test_a_record_read_out_is_not_a_claim_but_a_change_said_of_it_is() -> None:
         [{"name": "get_reservation"}, {"name": "book_stay"}, {"name": "cancel_stay"}]
     )
     read = {"at": 1, "name": "get_reservation", "arguments": {"reservation_id": "HX-7001288"}}
-    said = "Your reservation HX-7001288 was booked at the Advance Purchase rate."
+    said = "Your reservation HX-7001288 is confirmed for June 28 to 30."
     turns = [("caller", "Can I get a refund?"), ("agent", said)]
     assert _grade(turns, [read], catalog) == [("booking_made", Status.INCONCLUSIVE)]
     turns[1] = ("agent", "Your reservation HX-7001288 has been cancelled.")

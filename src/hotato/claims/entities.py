@@ -75,7 +75,8 @@ _COUNT_UNIT = (
 )
 _ID_CUE = (
     r"(?:confirmation|order|reference|booking|reservation|ticket|case|tracking|transaction|"
-    r"claim|member|policy|invoice|account|card|record|return|rma|the number|your number)"
+    r"claim|member|policy|invoice|account|card|record|return|rma|the number|your number|"
+    r"visa|mastercard|amex|discover)"
 )
 
 Build = Callable[["re.Match[str]", Rewritten], Entity | None]
