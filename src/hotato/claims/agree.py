@@ -387,6 +387,9 @@ def _shape(value: str) -> str:
     return f"mixed{len(value)}"
 
 
+_CODE_KEY = re.compile(r"account|card|iban|routing|number|(?:^|_|\.)id$|code|ref")
+
+
 def _by_shape(
     stated: list[Entity], args: list[tuple[str, Any]], strict: bool = False
 ) -> list[dict[str, Any]]:
@@ -397,12 +400,15 @@ def _by_shape(
     said = {str(e.value): e for e in stated}
     shapes = {_shape(v) for v in said}
     for shape in sorted(shapes):
+        digits = shape.isdigit() or set(shape) == {"9"}
         held = [
             (k, code)
             for k, v in args
             if isinstance(v, str)
             and v.upper() == v
             and _shape(code := re.sub(r"[^A-Z0-9]", "", v)) == shape
+            # bare digits (an account's last four) only against an argument named for a code
+            and (not digits or _CODE_KEY.search(k.lower()))
         ]
         codes = {v for _, v in held}
         missing = [v for v in said if _shape(v) == shape and v not in codes]

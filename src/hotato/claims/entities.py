@@ -76,7 +76,7 @@ _COUNT_UNIT = (
 _ID_CUE = (
     r"(?:confirmation|order|reference|booking|reservation|ticket|case|tracking|transaction|"
     r"claim|member|policy|invoice|account|card|record|return|rma|the number|your number|"
-    r"visa|mastercard|amex|discover)"
+    r"[Vv]isa|VISA|[Mm]aster[Cc]ard|[Aa]mex|AMEX|[Dd]iscover)"
 )
 
 Build = Callable[["re.Match[str]", Rewritten], Entity | None]

@@ -157,6 +157,21 @@ def types_in(data: bytes, packs: PackSet) -> list[tuple[ClaimType, frozenset[str
     return hits
 
 
+def _entities_unmarked(text: str) -> list[Entity]:
+    """The entities of a turn read without its markdown marks ("ending **4418**" reads as
+    "ending 4418"), each span mapped back onto the turn as written."""
+    if "*" not in text and "`" not in text:
+        return extract_entities(text, rewrite(text))
+    kept = [i for i, ch in enumerate(text) if ch not in "*`"]
+    plain = "".join(text[i] for i in kept)
+    found = extract_entities(plain, rewrite(plain))
+    return [
+        msgspec.structs.replace(e, span=(kept[e.span[0]], kept[e.span[1] - 1] + 1))
+        for e in found
+        if e.span[1] > e.span[0]
+    ]
+
+
 def _bare_fits(data: bytes, packs: PackSet, spoken: Sequence[str], recent: Sequence[str]) -> bool:
     return packs.bare is not None and bool(spoken or recent) and bool(packs.bare.search(data))
 
@@ -209,7 +224,7 @@ def claims_in_turn(
     found.sort(key=lambda f: f[0])
     if not found:
         return [], spoken
-    entities = extract_entities(folded, rewrite(folded))
+    entities = _entities_unmarked(folded)
     out = []
     starts = sorted({span[0] for span, _, _ in found})
     at = [x.span[0] for x in entities]  # entities come in text order
