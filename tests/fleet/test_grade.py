@@ -92,7 +92,7 @@ def test_a_corrupt_or_missing_input_refuses_that_call_only(fleet: Fleet, tmp_pat
     rows[2]["transcript"] = "files/nowhere.json"
     fleet.manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
     code, out, _ = grade(fleet, tmp_path / "r")
-    assert code == 1 and "6 graded, 2 refused" in out
+    assert code == 2 and "6 graded, 2 refused" in out  # refused calls count
     calls = {c["call_id"]: c for c in pq.read_table(tmp_path / "r" / "calls").to_pylist()}
     assert calls["c002"]["status"] == "refused"
     assert (
@@ -180,12 +180,12 @@ def test_a_rerun_never_doubles_a_call_refused_or_changed(fleet: Fleet, tmp_path:
     fleet.manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
     grade(fleet, tmp_path / "r")
     code, out, _ = grade(fleet, tmp_path / "r")
-    assert code == 1 and "7 graded, 1 refused; 8 were already done)" in out
+    assert code == 2 and "7 graded, 1 refused; 8 were already done)" in out
     (fleet.root / "files" / "later.jsonl").write_bytes(
         (fleet.root / "files" / "trace.jsonl").read_bytes()
     )
     code, out, _ = grade(fleet, tmp_path / "r")
-    assert code == 1 and "7 were already done, 1 changed since graded and kept as graded" in out
+    assert code == 2 and "7 were already done, 1 changed since graded and kept as graded" in out
     calls = pq.read_table(tmp_path / "r" / "calls").to_pylist()
     assert sorted(c["call_id"] for c in calls) == [f"c{i:03d}" for i in range(8)]
 

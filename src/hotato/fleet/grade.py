@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hotato.fleet.files import Limits
 from hotato.fleet.manifest import Manifest, read_calls
 from hotato.fleet.store import ResultStore, RunMeta, Totals, run_id_for
 from hotato.fleet.worker import COUNTS, Batch, BatchOut, Job, assertions_digest, decode_job
@@ -29,6 +30,7 @@ class FleetRequest:
     batch_size: int = 50
     allow_remote: tuple[str, ...] = ()  # SCHEME://HOST places a manifest row may name
     allow_plaintext_scheduler: bool = False  # a tcp:// scheduler off this machine
+    limits: Limits = field(default_factory=Limits)  # each call's file size and deadline
 
 
 @dataclass
@@ -70,7 +72,9 @@ def _job(req: FleetRequest, manifest_columns: list[str] | None = None) -> Job:
         text = read_bytes(path, what).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError.one(f"{what} is not UTF-8 text", file=path) from None
-    return Job("", kind, path, text, req.packs, req.policy, req.state, req.state_before)
+    return Job(
+        "", kind, path, text, req.packs, req.policy, req.state, req.state_before, limits=req.limits
+    )
 
 
 def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
@@ -88,6 +92,8 @@ def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
         ) from None
     if req.batch_size < 1:
         raise InputError.one("--batch-size must be at least 1")
+    if req.limits.max_bytes < 1 or req.limits.seconds <= 0:
+        raise InputError.one("--max-file-mib and --call-timeout must be above 0")
     if req.scheduler is not None:
         from hotato.fleet.scheduler import check_scheduler
 
