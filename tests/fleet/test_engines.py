@@ -92,3 +92,45 @@ def test_killed_with_sigkill_and_resumed_one_row_per_call_and_assertion(tmp_path
     assert len(keys) == len(set(keys)) == 60 * 3
     assert len(rows(out, "calls")) == 60
     assert not [p for p in out.rglob("*.tmp")]
+
+
+def test_a_relative_state_is_read_where_the_driver_runs_not_in_each_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from distributed import LocalCluster
+
+    from hotato.fleet.execute import DaskCluster
+    from hotato.fleet.grade import FleetRequest, grade_fleet
+    from hotato.model.errors import InputError
+
+    fleet = make_fleet(tmp_path / "fleet", calls=4)
+    shutil.copy(fleet.state, fleet.root / "orders.sqlite")
+    with LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        host="127.0.0.1",
+        dashboard_address=None,
+        processes=True,
+    ) as cluster:  # its worker started in the test's folder, not the fleet's
+        monkeypatch.chdir(fleet.root)
+        done = grade_fleet(
+            FleetRequest(
+                calls="calls.jsonl",
+                assertions="assertions.yaml",
+                state="orders.sqlite",
+                out=str(tmp_path / "dask"),
+                scheduler=cluster.scheduler_address,
+            )
+        )
+        assert done.totals is not None and (done.totals.graded, done.totals.refused) == (4, 0)
+        engine = DaskCluster(cluster.scheduler_address)
+        try:
+            with pytest.raises(InputError) as refused:
+                engine.check_paths({"--state": str(tmp_path / "nowhere.sqlite")})
+        finally:
+            engine.close()
+    message = str(refused.value)
+    assert "the Dask worker tcp://127.0.0.1:" in message
+    assert f"cannot read --state {tmp_path / 'nowhere.sqlite'}: it does not exist there" in message

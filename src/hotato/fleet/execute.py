@@ -21,6 +21,10 @@ class Engine(Protocol):
 
     def result(self, future: Any) -> BatchOut: ...
 
+    def check_paths(self, paths: dict[str, str]) -> None:
+        """Refuse, before any call is graded, a path (by the flag naming it) that a worker
+        cannot read. Workers on this machine read what the driver has already checked."""
+
     def close(self) -> None: ...
 
 
@@ -38,6 +42,9 @@ class InProcess:
 
     def wait_any(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
         return set(pending), set()
+
+    def check_paths(self, paths: dict[str, str]) -> None:
+        pass
 
     def result(self, future: Any) -> BatchOut:
         out: BatchOut = future.result()
@@ -67,6 +74,9 @@ class LocalPool:
 
         done, rest = wait(pending, return_when=FIRST_COMPLETED)
         return set(done), set(rest)
+
+    def check_paths(self, paths: dict[str, str]) -> None:
+        pass
 
     def result(self, future: Any) -> BatchOut:
         out: BatchOut = future.result()
@@ -112,8 +122,36 @@ class DaskCluster:
         future.release()
         return out
 
+    def check_paths(self, paths: dict[str, str]) -> None:
+        """Ask every worker of the cluster (another machine, another folder) what it cannot
+        read, and refuse the run naming the worker, the flag and the path."""
+        if not paths:
+            return
+        answers: dict[str, list[str]] = self._client.run(unreadable, paths)
+        problems = [
+            f"the Dask worker {worker} cannot read {why}"
+            for worker, whys in sorted(answers.items())
+            for why in whys
+        ]
+        if problems:
+            raise InputError.one(
+                "; ".join(problems) + ". Give paths every worker can read (a shared folder "
+                "mounted at the same place, or an s3:// or gs:// URL)"
+            )
+
     def close(self) -> None:
         self._client.close()
+
+
+def unreadable(paths: dict[str, str]) -> list[str]:
+    """Run on a worker: which of `paths` (by flag) it cannot read, and why."""
+    problems = []
+    for flag, path in paths.items():
+        if not os.path.exists(path):
+            problems.append(f"{flag} {path}: it does not exist there")
+        elif not os.access(path, os.R_OK | (os.X_OK if os.path.isdir(path) else 0)):
+            problems.append(f"{flag} {path}: permission denied")
+    return problems
 
 
 def open_engine(

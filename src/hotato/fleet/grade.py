@@ -98,6 +98,7 @@ def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
         from hotato.fleet.scheduler import check_scheduler
 
         check_scheduler(req.scheduler, req.allow_plaintext_scheduler)
+    req = _resolved(req)
     job = _job(req)
     aset = decode_job(job)
     manifest = read_calls(req.calls, req.allow_remote)
@@ -108,6 +109,27 @@ def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
     digest = assertions_digest(aset)
     run_id = run_id_for(digest, (c.call_id for c in manifest.calls))
     return replace(job, run_id=run_id, used=tuple(used), digest=digest), manifest
+
+
+def _resolved(req: FleetRequest) -> FleetRequest:
+    """The request with its local state paths made absolute here, in the driver: a relative
+    path sent as it is would be read from each worker's own folder."""
+    from dataclasses import replace
+
+    def absolute(path: str | None) -> str | None:
+        return path if path is None or "://" in path else str(Path(path).resolve())
+
+    return replace(req, state=absolute(req.state), state_before=absolute(req.state_before))
+
+
+def worker_paths(job: Job, manifest: Manifest) -> dict[str, str]:
+    """The local files and folders every worker must read, by the flag that names them: the
+    state source and the manifest's folder (where its relative paths point)."""
+    paths = {"--state": job.state, "--state-before": job.state_before}
+    if "://" not in manifest.source:
+        source = Path(manifest.source)
+        paths["the manifest's folder"] = str(source if source.is_dir() else source.parent)
+    return {flag: path for flag, path in paths.items() if path is not None and "://" not in path}
 
 
 def _check_state(state: str, before: str | None) -> None:
@@ -159,6 +181,7 @@ def grade_fleet(
 
     engine = open_engine(req.workers, req.scheduler, req.allow_plaintext_scheduler)
     try:
+        engine.check_paths(worker_paths(job, manifest))
         run_batches(engine, batches(), on_done)
     finally:
         engine.close()
