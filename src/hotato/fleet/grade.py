@@ -179,11 +179,14 @@ def grade_fleet(
         if on_progress is not None:
             on_progress(progress)
 
-    engine = open_engine(req.workers, req.scheduler, req.allow_plaintext_scheduler)
     try:
-        engine.check_paths(worker_paths(job, manifest))
-        run_batches(engine, batches(), on_done)
+        engine = open_engine(req.workers, req.scheduler, req.allow_plaintext_scheduler)
+        try:
+            engine.check_paths(worker_paths(job, manifest))
+            run_batches(engine, batches(), on_done)
+        finally:
+            engine.close()
+        progress.totals = store.totals()
     finally:
-        engine.close()
-    progress.totals = store.totals()
+        store.close()
     return progress

@@ -1,6 +1,7 @@
 """The results folder: a Parquet dataset written in atomic part files.
 
     RESULTS/fleet.json           the run: id, assertions digest, where the calls came from
+    RESULTS/fleet.lock           held by the run writing the folder (who, since when)
     RESULTS/results/part-*.parquet   one row per call x assertion
     RESULTS/calls/part-*.parquet     one row per call (graded or refused)
 
@@ -8,6 +9,10 @@ A batch's results part is written first and its calls part last, each through a 
 file and a rename. A calls part is the batch's commit: on resume, a results part without one
 is removed and its calls graded again, so a run killed at any instant ends, once resumed, with
 exactly one row per call x assertion.
+
+One run writes a folder at a time: a second run on the same folder is refused, naming the
+run holding it. The lock is the operating system's (flock), so it ends with its process,
+`kill -9` included.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import msgspec
 
@@ -30,6 +35,7 @@ if TYPE_CHECKING:
 SCHEMA_NAME = "hotato.fleet.v1"
 RESULTS = "results"
 CALLS = "calls"
+LOCK = "fleet.lock"
 
 
 def result_schema() -> pa.Schema:
@@ -108,6 +114,7 @@ class Totals:
 class ResultStore:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
+        self._held: BinaryIO | None = None  # the lock file, while this run holds it
         if "://" in str(root):
             raise InputError.one("--out must be a local folder", file=str(root))
 
@@ -129,23 +136,63 @@ class ResultStore:
                     f"this is run {meta.run_id}: choose another --out",
                     file=str(self.root),
                 )
-        elif self.root.is_dir() and any(self.root.iterdir()):
+        elif self.root.is_dir() and any(p.name != LOCK for p in self.root.iterdir()):
             raise InputError.one(
                 "--out is a folder holding something other than fleet results",
                 file=str(self.root),
             )
         for sub in (RESULTS, CALLS):
             make_folder(self.root / sub)
+        self._lock(meta)
         if not self.meta_path.is_file():
             _atomic(self.meta_path, msgspec.json.encode(meta) + b"\n")
         self._sweep()
         return self.done()
 
+    def _lock(self, meta: RunMeta) -> None:
+        """Hold the folder's lock for this run, or refuse naming the run that holds it."""
+        import fcntl
+        import socket
+        from datetime import UTC, datetime
+
+        path = self.root / LOCK
+        handle = path.open("a+b")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read(500).decode("utf-8", "replace").strip() or "another run"
+            handle.close()
+            raise InputError.one(
+                f"another run is writing this folder ({holder}); wait for it to finish, "
+                "or choose another --out",
+                file=str(self.root),
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        since = datetime.now(UTC).isoformat(timespec="seconds")
+        handle.write(
+            f"run {meta.run_id}, process {os.getpid()} on {socket.gethostname()}, "
+            f"since {since}\n".encode()
+        )
+        handle.flush()
+        self._held = handle
+
+    def close(self) -> None:
+        """Let the folder go: another run may write it now."""
+        if self._held is not None:
+            self._held.close()  # closing the file releases its flock
+            self._held = None
+
     def _refuse_links(self) -> None:
         """The folder and everything hotato writes or deletes in it are what they say: a
         symbolic link anywhere there (`results` pointing elsewhere) would have the sweep delete
         and the run write in the link's target."""
-        inside = [self.meta_path, *(self.root / sub for sub in (RESULTS, CALLS))]
+        inside = [
+            self.meta_path,
+            self.root / LOCK,
+            *(self.root / sub for sub in (RESULTS, CALLS)),
+        ]
         for sub in (RESULTS, CALLS):
             if (self.root / sub).is_dir() and not (self.root / sub).is_symlink():
                 inside += list((self.root / sub).iterdir())
@@ -192,19 +239,24 @@ class ResultStore:
         import pyarrow.parquet as pq
 
         t = Totals()
+        rows: dict[str, dict[str, Any]] = {}  # call_id -> its row, a graded one first
         for part in sorted((self.root / CALLS).glob("part-*.parquet")):
             for row in read_part(
-                pq, part, ["status", "exit_code", "pass", "fail", "inconclusive"]
+                pq, part, ["call_id", "status", "exit_code", "pass", "fail", "inconclusive"]
             ).to_pylist():
-                t.calls += 1
-                if row["status"] == "refused":
-                    t.refused += 1
-                    continue
-                t.graded += 1
-                t.failed_calls += 1 if row["exit_code"] else 0
-                t.passed += row["pass"]
-                t.failed += row["fail"]
-                t.inconclusive += row["inconclusive"]
+                held = rows.get(row["call_id"])
+                if held is None or (held["status"] == "refused" and row["status"] != "refused"):
+                    rows[row["call_id"]] = row
+        for row in rows.values():
+            t.calls += 1
+            if row["status"] == "refused":
+                t.refused += 1
+                continue
+            t.graded += 1
+            t.failed_calls += 1 if row["exit_code"] else 0
+            t.passed += row["pass"]
+            t.failed += row["fail"]
+            t.inconclusive += row["inconclusive"]
         return t
 
     def write(self, results: pa.Table, calls: pa.Table) -> None:
