@@ -115,6 +115,7 @@ class ResultStore:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
         self._held: BinaryIO | None = None  # the lock file, while this run holds it
+        self._refused: dict[str, list[str]] = {}  # call_id -> parts with its refused row
         if "://" in str(root):
             raise InputError.one("--out must be a local folder", file=str(root))
 
@@ -124,7 +125,8 @@ class ResultStore:
 
     def open(self, meta: RunMeta) -> dict[str, str]:
         """Prepare the folder for `meta`'s run; the call_id -> input digest of calls already
-        committed. Refuses a folder holding another run."""
+        graded (a call refused before is graded again). Refuses a folder holding another run,
+        or one another run is writing."""
         if self.root.exists() and not self.root.is_dir():
             raise InputError.one("--out is a file, expected a folder", file=str(self.root))
         self._refuse_links()
@@ -147,7 +149,11 @@ class ResultStore:
         if not self.meta_path.is_file():
             _atomic(self.meta_path, msgspec.json.encode(meta) + b"\n")
         self._sweep()
-        return self.done()
+        graded, refused = self._index()
+        # graded again by a run stopped before it dropped the refused row
+        self._drop({c: refused.pop(c) for c in set(refused) & set(graded)}, set())
+        self._refused = refused
+        return graded
 
     def _lock(self, meta: RunMeta) -> None:
         """Hold the folder's lock for this run, or refuse naming the run that holds it."""
@@ -223,16 +229,54 @@ class ResultStore:
             if p.name not in committed:
                 p.unlink()
 
-    def done(self) -> dict[str, str]:
+    def _index(self) -> tuple[dict[str, str], dict[str, list[str]]]:
+        """The call_id -> input digest of calls graded, and the call_id -> the parts holding
+        a refused row of calls refused (graded again by a resume)."""
         import pyarrow.parquet as pq
 
-        done: dict[str, str] = {}
+        graded: dict[str, str] = {}
+        refused: dict[str, list[str]] = {}
         for part in sorted((self.root / CALLS).glob("part-*.parquet")):
-            table = read_part(pq, part, ["call_id", "input_digest"])
-            done.update(
-                zip(*(table.column(c).to_pylist() for c in table.column_names), strict=True)
-            )
-        return done
+            table = read_part(pq, part, ["call_id", "input_digest", "status"])
+            for call_id, digest, status in zip(
+                *(table.column(c).to_pylist() for c in table.column_names), strict=True
+            ):
+                if status == "refused":
+                    refused.setdefault(call_id, []).append(part.name)
+                else:
+                    graded[call_id] = digest
+        return graded, refused
+
+    def _drop(self, stale: dict[str, list[str]], keep: set[str]) -> None:
+        """Remove refused calls' rows (call_id -> the calls parts holding one; a newer row
+        replaces each) from every part but those named in `keep`, each part rewritten once. A
+        part left empty goes, with its (empty) results part."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.parquet as pq
+
+        by_part: dict[str, set[str]] = {}
+        for call_id, names in stale.items():
+            for name in names:
+                if name not in keep:
+                    by_part.setdefault(name, set()).add(call_id)
+        for name, call_ids in sorted(by_part.items()):
+            target = self.root / CALLS / name
+            if not target.is_file():
+                continue
+            table = read_part(pq, target, call_schema().names)
+            gone = pc.is_in(table.column("call_id"), value_set=pa.array(sorted(call_ids)))
+            kept = table.filter(pc.invert(gone))
+            if kept.num_rows == table.num_rows:
+                continue
+            if kept.num_rows == 0:
+                (self.root / RESULTS / name).unlink(missing_ok=True)
+                target.unlink()
+                continue
+            tmp = target.with_name(name + ".tmp")
+            pq.write_table(kept, tmp, compression="zstd")
+            _fsync(tmp)
+            os.replace(tmp, target)
 
     def totals(self) -> Totals:
         """What the whole folder holds, this run's batches and earlier ones alike."""
@@ -273,6 +317,9 @@ class ResultStore:
             pq.write_table(table, tmp, compression="zstd")
             _fsync(tmp)
             os.replace(tmp, target)
+        # a call refused before and graded (or refused) again now: its old row goes
+        again = [c for c in calls.column("call_id").to_pylist() if c in self._refused]
+        self._drop({c: self._refused.pop(c) for c in again}, {name})
 
 
 def read_part(pq: Any, part: Path, columns: list[str]) -> pa.Table:
