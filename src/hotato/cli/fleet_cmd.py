@@ -334,7 +334,8 @@ def pull_cmd(
         page_size,
     )
     click.echo(
-        f"pulled {result.listed} call(s) from {vendor}: {result.written} written, "
+        f"pulled {result.written + result.resumed} of {result.listed} call(s) listed by "
+        f"{vendor}: {result.written} written, "
         f"{result.resumed} already there ({result.pages} page(s), {result.retries} retried) "
         f"-> {result.manifest}"
     )
