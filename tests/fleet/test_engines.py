@@ -134,3 +134,61 @@ def test_a_relative_state_is_read_where_the_driver_runs_not_in_each_worker(
     message = str(refused.value)
     assert "the Dask worker tcp://127.0.0.1:" in message
     assert f"cannot read --state {tmp_path / 'nowhere.sqlite'}: it does not exist there" in message
+
+
+def _graders_held() -> int:
+    from hotato.fleet import worker
+
+    return len(worker._GRADERS)
+
+
+def test_a_long_lived_dask_worker_closes_each_run_s_graders(tmp_path: Path) -> None:
+    from distributed import Client, LocalCluster
+
+    from hotato.fleet.grade import FleetRequest, grade_fleet
+
+    fleet = make_fleet(tmp_path / "fleet", calls=4)
+    with (
+        LocalCluster(
+            n_workers=1,
+            threads_per_worker=1,
+            host="127.0.0.1",
+            dashboard_address=None,
+            processes=True,
+        ) as cluster,
+        Client(cluster.scheduler_address) as client,
+    ):
+        for n in range(3):  # three runs: three assertions files, three state connections
+            assertions = fleet.root / f"a{n}.yaml"
+            assertions.write_text(
+                fleet.assertions.read_text().replace("claimed-refund", f"claimed-{n}")
+            )
+            done = grade_fleet(
+                FleetRequest(
+                    calls=str(fleet.manifest),
+                    assertions=str(assertions),
+                    state=str(fleet.state),
+                    out=str(tmp_path / f"r{n}"),
+                    scheduler=cluster.scheduler_address,
+                )
+            )
+            assert done.totals is not None and done.totals.graded == 4
+        # a lambda travels by value (this test module is not importable on the worker)
+        held = client.run(lambda: len(__import__("hotato.fleet.worker").fleet.worker._GRADERS))
+    assert list(held.values()) == [0]
+
+
+def test_in_process_runs_close_their_graders(tmp_path: Path) -> None:
+    from hotato.fleet.grade import FleetRequest, grade_fleet
+
+    fleet = make_fleet(tmp_path / "fleet", calls=2)
+    grade_fleet(
+        FleetRequest(
+            calls=str(fleet.manifest),
+            assertions=str(fleet.assertions),
+            state=str(fleet.state),
+            out=str(tmp_path / "r"),
+            workers=1,
+        )
+    )
+    assert _graders_held() == 0

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
-from hotato.fleet.worker import Batch, BatchOut, grade_batch
+from hotato.fleet.worker import Batch, BatchOut, grade_batch, release
 from hotato.model.errors import InputError
 
 
@@ -24,6 +24,9 @@ class Engine(Protocol):
     def check_paths(self, paths: dict[str, str]) -> None:
         """Refuse, before any call is graded, a path (by the flag naming it) that a worker
         cannot read. Workers on this machine read what the driver has already checked."""
+
+    def release(self, run_id: str) -> None:
+        """Close the run's graders and state connections wherever they were opened."""
 
     def close(self) -> None: ...
 
@@ -49,6 +52,9 @@ class InProcess:
     def result(self, future: Any) -> BatchOut:
         out: BatchOut = future.result()
         return out
+
+    def release(self, run_id: str) -> None:
+        release(run_id)
 
     def close(self) -> None:
         pass
@@ -81,6 +87,9 @@ class LocalPool:
     def result(self, future: Any) -> BatchOut:
         out: BatchOut = future.result()
         return out
+
+    def release(self, run_id: str) -> None:
+        pass  # the pool's processes end with the run, and their connections with them
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
@@ -138,6 +147,9 @@ class DaskCluster:
                 "; ".join(problems) + ". Give paths every worker can read (a shared folder "
                 "mounted at the same place, or an s3:// or gs:// URL)"
             )
+
+    def release(self, run_id: str) -> None:
+        self._client.run(release, run_id)
 
     def close(self) -> None:
         self._client.close()

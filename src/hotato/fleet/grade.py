@@ -185,7 +185,10 @@ def grade_fleet(
             engine.check_paths(worker_paths(job, manifest))
             run_batches(engine, batches(), on_done)
         finally:
-            engine.close()
+            try:
+                engine.release(job.run_id)
+            finally:
+                engine.close()
         progress.totals = store.totals()
     finally:
         store.close()

@@ -116,6 +116,16 @@ def _grader(job: Job) -> tuple[Grader, Binder]:
     return _GRADERS[job]
 
 
+def release(run_id: str) -> int:
+    """Close and forget this process's graders of run `run_id` (their state connections), at
+    the end of the run: a long-lived Dask worker would otherwise keep one per run it served.
+    How many were closed."""
+    gone = [job for job in _GRADERS if job.run_id == run_id]
+    for job in gone:
+        _GRADERS.pop(job)[0].close()
+    return len(gone)
+
+
 def grade_batch(batch: Batch) -> BatchOut:
     from hotato.fleet.store import call_schema, result_schema, table
 
