@@ -192,3 +192,30 @@ def test_in_process_runs_close_their_graders(tmp_path: Path) -> None:
         )
     )
     assert _graders_held() == 0
+
+
+def test_a_listener_that_is_not_a_dask_scheduler_is_refused_not_waited_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from tests.conftest import hotato
+
+    monkeypatch.setattr("hotato.fleet.execute.SCHEDULER_ANSWER_S", 2.0)
+    fleet = make_fleet(tmp_path / "fleet", calls=2)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        started = time.monotonic()
+        ran = hotato(
+            "fleet", "grade", str(fleet.manifest), "--assertions", str(fleet.assertions),
+            "--out", str(tmp_path / "r"), "--quiet",
+            "--scheduler", f"tcp://127.0.0.1:{server.server_address[1]}",
+        )  # fmt: skip
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert ran.code == 2, ran.out + ran.err
+    assert "no Dask scheduler answered at tcp://127.0.0.1:" in ran.err
+    assert time.monotonic() - started < 10

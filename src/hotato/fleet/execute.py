@@ -109,10 +109,7 @@ class DaskCluster:
         from hotato.fleet.scheduler import check_scheduler
 
         full = check_scheduler(address, allow_plaintext)
-        try:
-            self._client = Client(full, timeout="10s")
-        except (OSError, ValueError, TypeError) as exc:  # unreachable, or refused by Dask
-            raise InputError.one(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        self._client = _connect(Client, full, address)
         self.workers = max(
             1, sum(w.get("nthreads", 1) for w in self._client.scheduler_info()["workers"].values())
         )
@@ -153,6 +150,36 @@ class DaskCluster:
 
     def close(self) -> None:
         self._client.close()
+
+
+SCHEDULER_ANSWER_S = 20.0  # a listener that never answers Dask's handshake is not waited on
+
+
+def _connect(client: Any, full: str, address: str) -> Any:
+    """A Dask client for `full`, or a refusal: unreachable, refused by Dask, or a listener
+    that never answers as a Dask scheduler does (an HTTP server, say), which Dask alone
+    would wait on for ever. The attempt runs on a daemon thread given up at the deadline."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            box["client"] = client(full, timeout="10s")
+        except Exception as exc:  # any failure to connect is reported, whatever its type
+            box["error"] = exc
+
+    thread = threading.Thread(target=attempt, daemon=True, name="hotato-dask-connect")
+    thread.start()
+    thread.join(SCHEDULER_ANSWER_S)
+    if thread.is_alive():
+        raise InputError.one(
+            f"no Dask scheduler answered at {address} within {SCHEDULER_ANSWER_S:g} s: "
+            "is a Dask scheduler listening there (not another service)?"
+        )
+    if "error" in box:
+        raise InputError.one(f"cannot reach the Dask scheduler at {address}: {box['error']}")
+    return box["client"]
 
 
 def unreadable(paths: dict[str, str]) -> list[str]:
