@@ -219,3 +219,46 @@ def test_a_listener_that_is_not_a_dask_scheduler_is_refused_not_waited_on(
     assert ran.code == 2, ran.out + ran.err
     assert "no Dask scheduler answered at tcp://127.0.0.1:" in ran.err
     assert time.monotonic() - started < 10
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def test_the_local_pool_ends_with_a_driver_killed_by_sigkill(tmp_path: Path) -> None:
+    fleet = make_fleet(tmp_path / "fleet", calls=200)
+    out = tmp_path / "r"
+    argv = [
+        sys.executable, "-m", "hotato", "fleet", "grade", str(fleet.manifest),
+        "--assertions", str(fleet.assertions), "--state", str(fleet.state),
+        "--out", str(out), "--workers", "2", "--batch-size", "1", "--quiet",
+    ]  # fmt: skip
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out.exists() and len(list((out / "calls").glob("part-*.parquet"))) >= 3:
+            break
+        time.sleep(0.02)
+    helpers = _descendants(proc.pid)
+    assert helpers, "the pool had not started"
+    proc.kill()  # the driver alone: its pool and forkserver are not signalled
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in helpers):
+        time.sleep(0.1)
+    alive = [p for p in helpers if Path(f"/proc/{p}").exists()]
+    for p in alive:
+        os.kill(p, signal.SIGKILL)
+    assert not alive, "pool processes outlived the driver"

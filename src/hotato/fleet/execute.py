@@ -69,7 +69,10 @@ class LocalPool:
 
         self.workers = workers or os.cpu_count() or 1
         self._pool = ProcessPoolExecutor(
-            self.workers, mp_context=multiprocessing.get_context("forkserver")
+            self.workers,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=end_with,
+            initargs=(os.getpid(),),
         )
 
     def submit(self, batch: Batch) -> Any:
@@ -93,6 +96,25 @@ class LocalPool:
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
+
+
+def end_with(driver: int, every: float = 1.0) -> None:
+    """Run in each pool process: end it when the driver (`hotato fleet grade`) is gone, even
+    killed with SIGKILL, instead of outliving it with nothing to do."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                os.kill(driver, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # the pid now belongs to another user: ours is gone
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="hotato-end-with-driver").start()
 
 
 class DaskCluster:
