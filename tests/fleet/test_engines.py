@@ -204,7 +204,12 @@ def test_a_listener_that_is_not_a_dask_scheduler_is_refused_not_waited_on(
 
     monkeypatch.setattr("hotato.fleet.execute.SCHEDULER_ANSWER_S", 2.0)
     fleet = make_fleet(tmp_path / "fleet", calls=2)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+
+    class Quiet(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         started = time.monotonic()
