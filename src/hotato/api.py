@@ -330,6 +330,8 @@ def grade_fleet(
     batch_size: int = 50,
     allow_remote: Sequence[str] = (),
     allow_plaintext_scheduler: bool = False,
+    max_file_mib: int = 256,
+    call_timeout: float = 300.0,
 ) -> Progress:
     """Grade every call of `calls` (a folder of call folders, or a JSONL / CSV / Parquet
     manifest; fsspec URLs allowed) against `assertions` (or a conversation test's deterministic
@@ -337,8 +339,11 @@ def grade_fleet(
     again with the same `out`. On the local process pool, or a Dask cluster at `scheduler`
     (`tls://`, or `tcp://` on loopback unless `allow_plaintext_scheduler`). A row's file
     behind a URL is read only from the manifest's own place or one `allow_remote` names
-    (`"s3://bucket"`). The returned progress's `totals` count the whole folder. Needs the
-    `fleet` extra."""
+    (`"s3://bucket"`). A call whose file is over `max_file_mib` MiB, or still being read after
+    `call_timeout` seconds, is refused alone. The returned progress's `totals` count the whole
+    folder (`hotato.fleet.verdict.fleet_exit_code` turns them into the CLI's exit code). Needs
+    the `fleet` extra."""
+    from hotato.fleet.files import Limits
     from hotato.fleet.grade import FleetRequest
     from hotato.fleet.grade import grade_fleet as grade_all
 
@@ -359,6 +364,7 @@ def grade_fleet(
         batch_size,
         tuple(allow_remote),
         allow_plaintext_scheduler,
+        Limits(max_file_mib << 20, call_timeout),
     )
     return grade_all(request)
 

@@ -92,7 +92,7 @@ def test_a_corrupt_or_missing_input_refuses_that_call_only(fleet: Fleet, tmp_pat
     rows[2]["transcript"] = "files/nowhere.json"
     fleet.manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
     code, out, _ = grade(fleet, tmp_path / "r")
-    assert code == 1 and "6 graded, 2 refused" in out
+    assert code == 2 and "6 graded, 2 refused" in out  # refused calls count
     calls = {c["call_id"]: c for c in pq.read_table(tmp_path / "r" / "calls").to_pylist()}
     assert calls["c002"]["status"] == "refused"
     assert (
@@ -174,18 +174,38 @@ def test_exactly_one_of_assertions_or_test(fleet: Fleet, tmp_path: Path, flags: 
     assert ran.code == 2 and "exactly one of --assertions FILE or --test FILE" in ran.err
 
 
-def test_a_rerun_never_doubles_a_call_refused_or_changed(fleet: Fleet, tmp_path: Path) -> None:
+def test_a_resume_grades_a_refused_call_again_and_keeps_graded_ones(
+    fleet: Fleet, tmp_path: Path
+) -> None:
     rows = fleet.rows()
     rows[3]["trace"] = "files/later.jsonl"  # not there yet: refused
     fleet.manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
     grade(fleet, tmp_path / "r")
-    code, out, _ = grade(fleet, tmp_path / "r")
-    assert code == 1 and "7 graded, 1 refused; 8 were already done)" in out
+    code, out, _ = grade(fleet, tmp_path / "r")  # still not there: refused again, once
+    assert code == 2 and "7 graded, 1 refused; 7 were already done)" in out
     (fleet.root / "files" / "later.jsonl").write_bytes(
         (fleet.root / "files" / "trace.jsonl").read_bytes()
     )
+    kept = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "r" / "results").iterdir()}
+    code, out, _ = grade(fleet, tmp_path / "r")  # the trace now exists: c003 is graded
+    assert code == 1 and "8 graded, 0 refused; 7 were already done)" in out
+    calls = pq.read_table(tmp_path / "r" / "calls").to_pylist()
+    assert sorted(c["call_id"] for c in calls) == [f"c{i:03d}" for i in range(8)]
+    assert {c["status"] for c in calls} == {"graded"}
+    assert len(results(tmp_path / "r")) == 8 * 3
+    now = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "r" / "results").iterdir()}
+    assert all(now[name] == when for name, when in kept.items() if name in now)
+
+
+def test_a_call_whose_files_changed_since_graded_is_kept_as_graded(
+    fleet: Fleet, tmp_path: Path
+) -> None:
+    grade(fleet, tmp_path / "r")
+    (fleet.root / "files" / "trace.jsonl").write_text(
+        (fleet.root / "files" / "trace.jsonl").read_text() + "\n"
+    )
     code, out, _ = grade(fleet, tmp_path / "r")
-    assert code == 1 and "7 were already done, 1 changed since graded and kept as graded" in out
+    assert code == 1 and "0 were already done, 8 changed since graded and kept as graded" in out
     calls = pq.read_table(tmp_path / "r" / "calls").to_pylist()
     assert sorted(c["call_id"] for c in calls) == [f"c{i:03d}" for i in range(8)]
 

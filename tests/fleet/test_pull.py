@@ -92,8 +92,13 @@ class Api:
 
         limit = int(float(q["limit"][0]))
         ge, lt = q["createdAtGe"][0], q.get("createdAtLt", [None])[0]
+        le = q.get("createdAtLe", [None])[0]
         rows = [
-            c for c in self.vapi if c["createdAt"] >= ge and (lt is None or c["createdAt"] < lt)
+            c
+            for c in self.vapi
+            if c["createdAt"] >= ge
+            and (lt is None or c["createdAt"] < lt)
+            and (le is None or c["createdAt"] <= le)
         ]
         page = sorted(rows, key=lambda c: c["createdAt"], reverse=True)[:limit]
         for call in page:
@@ -184,14 +189,16 @@ def pull(url: str, vendor: str, out: Path, *extra: str, key_env: str = "HOTATO_T
     )
 
 
-@pytest.mark.parametrize(("vendor", "count", "pages"), [("vapi", 7, 3), ("retell", 5, 2)])
+@pytest.mark.parametrize(("vendor", "count", "pages"), [("vapi", 7, 4), ("retell", 5, 2)])
 def test_pull_pages_retries_and_writes_call_folders(
     api: tuple[Api, str], tmp_path: Path, vendor: str, count: int, pages: int
 ) -> None:
     _, url = api
     ran = pull(url, vendor, tmp_path / "calls")
     assert ran.code == 0, ran.err
-    assert f"pulled {count} call(s) from {vendor}: {count} written, 0 already there" in ran.out
+    assert f"pulled {count} of {count} call(s) listed by {vendor}: {count} written, 0 already" in (
+        ran.out
+    )
     assert f"({pages} page(s), 2 retried)" in ran.out
     assert KEY not in ran.out + ran.err
     rows = [json.loads(x) for x in (tmp_path / "calls" / "calls.jsonl").read_text().splitlines()]
@@ -202,6 +209,19 @@ def test_pull_pages_retries_and_writes_call_folders(
     # resumed: nothing written again
     again = pull(url, vendor, tmp_path / "calls")
     assert f"0 written, {count} already there" in again.out
+
+
+def test_vapi_calls_sharing_a_created_at_across_a_page_boundary_are_all_pulled(
+    api: tuple[Api, str], tmp_path: Path
+) -> None:
+    state, url = api
+    for i, call in enumerate(state.vapi):  # pairs created at the same instant
+        call["createdAt"] = state.vapi[i - i % 2]["createdAt"]
+    ran = pull(url, "vapi", tmp_path / "calls")
+    assert ran.code == 0, ran.err
+    assert "pulled 7 of 7 call(s) listed by vapi: 7 written" in ran.out
+    rows = (tmp_path / "calls" / "calls.jsonl").read_text().splitlines()
+    assert sorted(json.loads(r)["call_id"] for r in rows) == [f"vapi-{i:03d}" for i in range(7)]
 
 
 def test_the_pulled_calls_grade(api: tuple[Api, str], tmp_path: Path) -> None:

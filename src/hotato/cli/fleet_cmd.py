@@ -85,6 +85,30 @@ def fleet_group() -> None:
     show_default=True,
     help="Calls per task; memory follows it, not the fleet size.",
 )
+@click.option(
+    "--max-file-mib",
+    type=click.IntRange(min=1),
+    default=256,
+    show_default=True,
+    metavar="MIB",
+    help="A call whose trace, transcript or audio is larger is refused (that call only).",
+)
+@click.option(
+    "--call-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=300.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="A call whose files are still being read after this long is refused (that call only).",
+)
+@click.option(
+    "--max-refused",
+    default="0",
+    show_default=True,
+    metavar="N|P%",
+    help="Refused calls the run accepts before it exits 2: a count (10) or a percent of "
+    "the calls (0.5%). By default any refused call makes the exit code 2.",
+)
 @click.option("--quiet", is_flag=True, help="No progress, only the final line.")
 def grade_cmd(
     calls: str,
@@ -100,6 +124,9 @@ def grade_cmd(
     allow_plaintext_scheduler: bool,
     allow_remote: tuple[str, ...],
     batch_size: int,
+    max_file_mib: int,
+    call_timeout: float,
+    max_refused: str,
     quiet: bool,
 ) -> None:
     """Grade every call in CALLS into the results folder --out.
@@ -111,11 +138,14 @@ def grade_cmd(
     (s3://, gs://, file://): a URL is read only from the manifest's own place or one that
     --allow-remote names, so a row cannot make hotato request any host it likes.
 
-    A call whose input is missing or corrupt is refused on its own row; the fleet goes on.
+    A call whose input is missing, corrupt, not a regular file, too large or too slow to read,
+    or whose grading fails in any way, is refused on its own row with the reason; the fleet
+    goes on.
 
     \b
-    Exit codes: 0 no call failed; 1 a call FAILed (or was gated by the policy);
-    2 refused (bad assertions, manifest or a ${call.COLUMN} the manifest lacks).
+    Exit codes: 0 no call failed and none refused; 1 a call FAILed (or was gated by the
+    policy); 2 more calls refused than --max-refused accepts (default: none), or the run
+    refused (bad assertions, manifest or a ${call.COLUMN} the manifest lacks).
 
     \b
     Example:
@@ -123,7 +153,11 @@ def grade_cmd(
           --out results/
     """
     from hotato.cli._fleet_progress import final, reporter
+    from hotato.fleet.files import Limits
     from hotato.fleet.grade import FleetRequest, grade_fleet
+    from hotato.fleet.verdict import RefusedLimit, fleet_exit_code
+
+    limit = RefusedLimit.parse(max_refused)
 
     req = FleetRequest(
         calls,
@@ -139,13 +173,21 @@ def grade_cmd(
         batch_size,
         allow_remote,
         allow_plaintext_scheduler,
+        Limits(max_file_mib << 20, call_timeout),
     )
     context, update = reporter(quiet)
     with context:
         progress = grade_fleet(req, update)
     click.echo(final(progress, out))
     assert progress.totals is not None
-    raise Exit(1 if progress.totals.failed_calls else 0)
+    code = fleet_exit_code(progress.totals, limit)
+    if code == 2:
+        click.echo(
+            f"hotato: refused: {progress.totals.refused} of {progress.totals.calls} call(s) "
+            f"refused, more than --max-refused {limit} accepts",
+            err=True,
+        )
+    raise Exit(code)
 
 
 @fleet_group.command("summary")
@@ -292,7 +334,8 @@ def pull_cmd(
         page_size,
     )
     click.echo(
-        f"pulled {result.listed} call(s) from {vendor}: {result.written} written, "
+        f"pulled {result.written + result.resumed} of {result.listed} call(s) listed by "
+        f"{vendor}: {result.written} written, "
         f"{result.resumed} already there ({result.pages} page(s), {result.retries} retried) "
         f"-> {result.manifest}"
     )

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
-from hotato.fleet.worker import Batch, BatchOut, grade_batch
+from hotato.fleet.worker import Batch, BatchOut, grade_batch, release
 from hotato.model.errors import InputError
 
 
@@ -20,6 +20,13 @@ class Engine(Protocol):
     def wait_any(self, pending: set[Any]) -> tuple[set[Any], set[Any]]: ...
 
     def result(self, future: Any) -> BatchOut: ...
+
+    def check_paths(self, paths: dict[str, str]) -> None:
+        """Refuse, before any call is graded, a path (by the flag naming it) that a worker
+        cannot read. Workers on this machine read what the driver has already checked."""
+
+    def release(self, run_id: str) -> None:
+        """Close the run's graders and state connections wherever they were opened."""
 
     def close(self) -> None: ...
 
@@ -39,9 +46,15 @@ class InProcess:
     def wait_any(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
         return set(pending), set()
 
+    def check_paths(self, paths: dict[str, str]) -> None:
+        pass
+
     def result(self, future: Any) -> BatchOut:
         out: BatchOut = future.result()
         return out
+
+    def release(self, run_id: str) -> None:
+        release(run_id)
 
     def close(self) -> None:
         pass
@@ -56,7 +69,10 @@ class LocalPool:
 
         self.workers = workers or os.cpu_count() or 1
         self._pool = ProcessPoolExecutor(
-            self.workers, mp_context=multiprocessing.get_context("forkserver")
+            self.workers,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=end_with,
+            initargs=(os.getpid(),),
         )
 
     def submit(self, batch: Batch) -> Any:
@@ -68,12 +84,37 @@ class LocalPool:
         done, rest = wait(pending, return_when=FIRST_COMPLETED)
         return set(done), set(rest)
 
+    def check_paths(self, paths: dict[str, str]) -> None:
+        pass
+
     def result(self, future: Any) -> BatchOut:
         out: BatchOut = future.result()
         return out
 
+    def release(self, run_id: str) -> None:
+        pass  # the pool's processes end with the run, and their connections with them
+
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
+
+
+def end_with(driver: int, every: float = 1.0) -> None:
+    """Run in each pool process: end it when the driver (`hotato fleet grade`) is gone, even
+    killed with SIGKILL, instead of outliving it with nothing to do."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                os.kill(driver, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # the pid now belongs to another user: ours is gone
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="hotato-end-with-driver").start()
 
 
 class DaskCluster:
@@ -90,10 +131,7 @@ class DaskCluster:
         from hotato.fleet.scheduler import check_scheduler
 
         full = check_scheduler(address, allow_plaintext)
-        try:
-            self._client = Client(full, timeout="10s")
-        except (OSError, ValueError, TypeError) as exc:  # unreachable, or refused by Dask
-            raise InputError.one(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        self._client = _connect(Client, full, address)
         self.workers = max(
             1, sum(w.get("nthreads", 1) for w in self._client.scheduler_info()["workers"].values())
         )
@@ -112,8 +150,69 @@ class DaskCluster:
         future.release()
         return out
 
+    def check_paths(self, paths: dict[str, str]) -> None:
+        """Ask every worker of the cluster (another machine, another folder) what it cannot
+        read, and refuse the run naming the worker, the flag and the path."""
+        if not paths:
+            return
+        answers: dict[str, list[str]] = self._client.run(unreadable, paths)
+        problems = [
+            f"the Dask worker {worker} cannot read {why}"
+            for worker, whys in sorted(answers.items())
+            for why in whys
+        ]
+        if problems:
+            raise InputError.one(
+                "; ".join(problems) + ". Give paths every worker can read (a shared folder "
+                "mounted at the same place, or an s3:// or gs:// URL)"
+            )
+
+    def release(self, run_id: str) -> None:
+        self._client.run(release, run_id)
+
     def close(self) -> None:
         self._client.close()
+
+
+SCHEDULER_ANSWER_S = 20.0  # a listener that never answers Dask's handshake is not waited on
+
+
+def _connect(client: Any, full: str, address: str) -> Any:
+    """A Dask client for `full`, or a refusal: unreachable, refused by Dask, or a listener
+    that never answers as a Dask scheduler does (an HTTP server, say), which Dask alone
+    would wait on for ever. The attempt runs on a daemon thread given up at the deadline."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            box["client"] = client(full, timeout="10s")
+        except Exception as exc:  # any failure to connect is reported, whatever its type
+            box["error"] = exc
+
+    thread = threading.Thread(target=attempt, daemon=True, name="hotato-dask-connect")
+    thread.start()
+    thread.join(SCHEDULER_ANSWER_S)
+    if thread.is_alive():
+        raise InputError.one(
+            f"no Dask scheduler answered at {address} within {SCHEDULER_ANSWER_S:g} s: "
+            "is a Dask scheduler listening there (not another service)?"
+        )
+    if "error" in box:
+        raise InputError.one(f"cannot reach the Dask scheduler at {address}: {box['error']}")
+    return box["client"]
+
+
+def unreadable(paths: dict[str, str]) -> list[str]:
+    """Run on a worker: which of `paths` (by flag) it cannot read, and why."""
+    problems = []
+    for flag, path in paths.items():
+        if not os.path.exists(path):
+            problems.append(f"{flag} {path}: it does not exist there")
+        elif not os.access(path, os.R_OK | (os.X_OK if os.path.isdir(path) else 0)):
+            problems.append(f"{flag} {path}: permission denied")
+    return problems
 
 
 def open_engine(

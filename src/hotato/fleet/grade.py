@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hotato.fleet.files import Limits
 from hotato.fleet.manifest import Manifest, read_calls
 from hotato.fleet.store import ResultStore, RunMeta, Totals, run_id_for
 from hotato.fleet.worker import COUNTS, Batch, BatchOut, Job, assertions_digest, decode_job
@@ -29,6 +30,7 @@ class FleetRequest:
     batch_size: int = 50
     allow_remote: tuple[str, ...] = ()  # SCHEME://HOST places a manifest row may name
     allow_plaintext_scheduler: bool = False  # a tcp:// scheduler off this machine
+    limits: Limits = field(default_factory=Limits)  # each call's file size and deadline
 
 
 @dataclass
@@ -70,7 +72,9 @@ def _job(req: FleetRequest, manifest_columns: list[str] | None = None) -> Job:
         text = read_bytes(path, what).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError.one(f"{what} is not UTF-8 text", file=path) from None
-    return Job("", kind, path, text, req.packs, req.policy, req.state, req.state_before)
+    return Job(
+        "", kind, path, text, req.packs, req.policy, req.state, req.state_before, limits=req.limits
+    )
 
 
 def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
@@ -88,10 +92,13 @@ def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
         ) from None
     if req.batch_size < 1:
         raise InputError.one("--batch-size must be at least 1")
+    if req.limits.max_bytes < 1 or req.limits.seconds <= 0:
+        raise InputError.one("--max-file-mib and --call-timeout must be above 0")
     if req.scheduler is not None:
         from hotato.fleet.scheduler import check_scheduler
 
         check_scheduler(req.scheduler, req.allow_plaintext_scheduler)
+    req = _resolved(req)
     job = _job(req)
     aset = decode_job(job)
     manifest = read_calls(req.calls, req.allow_remote)
@@ -102,6 +109,27 @@ def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
     digest = assertions_digest(aset)
     run_id = run_id_for(digest, (c.call_id for c in manifest.calls))
     return replace(job, run_id=run_id, used=tuple(used), digest=digest), manifest
+
+
+def _resolved(req: FleetRequest) -> FleetRequest:
+    """The request with its local state paths made absolute here, in the driver: a relative
+    path sent as it is would be read from each worker's own folder."""
+    from dataclasses import replace
+
+    def absolute(path: str | None) -> str | None:
+        return path if path is None or "://" in path else str(Path(path).resolve())
+
+    return replace(req, state=absolute(req.state), state_before=absolute(req.state_before))
+
+
+def worker_paths(job: Job, manifest: Manifest) -> dict[str, str]:
+    """The local files and folders every worker must read, by the flag that names them: the
+    state source and the manifest's folder (where its relative paths point)."""
+    paths = {"--state": job.state, "--state-before": job.state_before}
+    if "://" not in manifest.source:
+        source = Path(manifest.source)
+        paths["the manifest's folder"] = str(source if source.is_dir() else source.parent)
+    return {flag: path for flag, path in paths.items() if path is not None and "://" not in path}
 
 
 def _check_state(state: str, before: str | None) -> None:
@@ -151,10 +179,17 @@ def grade_fleet(
         if on_progress is not None:
             on_progress(progress)
 
-    engine = open_engine(req.workers, req.scheduler, req.allow_plaintext_scheduler)
     try:
-        run_batches(engine, batches(), on_done)
+        engine = open_engine(req.workers, req.scheduler, req.allow_plaintext_scheduler)
+        try:
+            engine.check_paths(worker_paths(job, manifest))
+            run_batches(engine, batches(), on_done)
+        finally:
+            try:
+                engine.release(job.run_id)
+            finally:
+                engine.close()
+        progress.totals = store.totals()
     finally:
-        engine.close()
-    progress.totals = store.totals()
+        store.close()
     return progress

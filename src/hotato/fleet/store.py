@@ -1,6 +1,7 @@
 """The results folder: a Parquet dataset written in atomic part files.
 
     RESULTS/fleet.json           the run: id, assertions digest, where the calls came from
+    RESULTS/fleet.lock           held by the run writing the folder (who, since when)
     RESULTS/results/part-*.parquet   one row per call x assertion
     RESULTS/calls/part-*.parquet     one row per call (graded or refused)
 
@@ -8,6 +9,10 @@ A batch's results part is written first and its calls part last, each through a 
 file and a rename. A calls part is the batch's commit: on resume, a results part without one
 is removed and its calls graded again, so a run killed at any instant ends, once resumed, with
 exactly one row per call x assertion.
+
+One run writes a folder at a time: a second run on the same folder is refused, naming the
+run holding it. The lock is the operating system's (flock), so it ends with its process,
+`kill -9` included.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import msgspec
 
@@ -30,6 +35,7 @@ if TYPE_CHECKING:
 SCHEMA_NAME = "hotato.fleet.v1"
 RESULTS = "results"
 CALLS = "calls"
+LOCK = "fleet.lock"
 
 
 def result_schema() -> pa.Schema:
@@ -108,6 +114,8 @@ class Totals:
 class ResultStore:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
+        self._held: BinaryIO | None = None  # the lock file, while this run holds it
+        self._refused: dict[str, list[str]] = {}  # call_id -> parts with its refused row
         if "://" in str(root):
             raise InputError.one("--out must be a local folder", file=str(root))
 
@@ -117,7 +125,8 @@ class ResultStore:
 
     def open(self, meta: RunMeta) -> dict[str, str]:
         """Prepare the folder for `meta`'s run; the call_id -> input digest of calls already
-        committed. Refuses a folder holding another run."""
+        graded (a call refused before is graded again). Refuses a folder holding another run,
+        or one another run is writing."""
         if self.root.exists() and not self.root.is_dir():
             raise InputError.one("--out is a file, expected a folder", file=str(self.root))
         self._refuse_links()
@@ -129,23 +138,67 @@ class ResultStore:
                     f"this is run {meta.run_id}: choose another --out",
                     file=str(self.root),
                 )
-        elif self.root.is_dir() and any(self.root.iterdir()):
+        elif self.root.is_dir() and any(p.name != LOCK for p in self.root.iterdir()):
             raise InputError.one(
                 "--out is a folder holding something other than fleet results",
                 file=str(self.root),
             )
         for sub in (RESULTS, CALLS):
             make_folder(self.root / sub)
+        self._lock(meta)
         if not self.meta_path.is_file():
             _atomic(self.meta_path, msgspec.json.encode(meta) + b"\n")
         self._sweep()
-        return self.done()
+        graded, refused = self._index()
+        # graded again by a run stopped before it dropped the refused row
+        self._drop({c: refused.pop(c) for c in set(refused) & set(graded)}, set())
+        self._refused = refused
+        return graded
+
+    def _lock(self, meta: RunMeta) -> None:
+        """Hold the folder's lock for this run, or refuse naming the run that holds it."""
+        import fcntl
+        import socket
+        from datetime import UTC, datetime
+
+        path = self.root / LOCK
+        handle = path.open("a+b")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read(500).decode("utf-8", "replace").strip() or "another run"
+            handle.close()
+            raise InputError.one(
+                f"another run is writing this folder ({holder}); wait for it to finish, "
+                "or choose another --out",
+                file=str(self.root),
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        since = datetime.now(UTC).isoformat(timespec="seconds")
+        handle.write(
+            f"run {meta.run_id}, process {os.getpid()} on {socket.gethostname()}, "
+            f"since {since}\n".encode()
+        )
+        handle.flush()
+        self._held = handle
+
+    def close(self) -> None:
+        """Let the folder go: another run may write it now."""
+        if self._held is not None:
+            self._held.close()  # closing the file releases its flock
+            self._held = None
 
     def _refuse_links(self) -> None:
         """The folder and everything hotato writes or deletes in it are what they say: a
         symbolic link anywhere there (`results` pointing elsewhere) would have the sweep delete
         and the run write in the link's target."""
-        inside = [self.meta_path, *(self.root / sub for sub in (RESULTS, CALLS))]
+        inside = [
+            self.meta_path,
+            self.root / LOCK,
+            *(self.root / sub for sub in (RESULTS, CALLS)),
+        ]
         for sub in (RESULTS, CALLS):
             if (self.root / sub).is_dir() and not (self.root / sub).is_symlink():
                 inside += list((self.root / sub).iterdir())
@@ -176,35 +229,78 @@ class ResultStore:
             if p.name not in committed:
                 p.unlink()
 
-    def done(self) -> dict[str, str]:
+    def _index(self) -> tuple[dict[str, str], dict[str, list[str]]]:
+        """The call_id -> input digest of calls graded, and the call_id -> the parts holding
+        a refused row of calls refused (graded again by a resume)."""
         import pyarrow.parquet as pq
 
-        done: dict[str, str] = {}
+        graded: dict[str, str] = {}
+        refused: dict[str, list[str]] = {}
         for part in sorted((self.root / CALLS).glob("part-*.parquet")):
-            table = read_part(pq, part, ["call_id", "input_digest"])
-            done.update(
-                zip(*(table.column(c).to_pylist() for c in table.column_names), strict=True)
-            )
-        return done
+            table = read_part(pq, part, ["call_id", "input_digest", "status"])
+            for call_id, digest, status in zip(
+                *(table.column(c).to_pylist() for c in table.column_names), strict=True
+            ):
+                if status == "refused":
+                    refused.setdefault(call_id, []).append(part.name)
+                else:
+                    graded[call_id] = digest
+        return graded, refused
+
+    def _drop(self, stale: dict[str, list[str]], keep: set[str]) -> None:
+        """Remove refused calls' rows (call_id -> the calls parts holding one; a newer row
+        replaces each) from every part but those named in `keep`, each part rewritten once. A
+        part left empty goes, with its (empty) results part."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.parquet as pq
+
+        by_part: dict[str, set[str]] = {}
+        for call_id, names in stale.items():
+            for name in names:
+                if name not in keep:
+                    by_part.setdefault(name, set()).add(call_id)
+        for name, call_ids in sorted(by_part.items()):
+            target = self.root / CALLS / name
+            if not target.is_file():
+                continue
+            table = read_part(pq, target, call_schema().names)
+            gone = pc.is_in(table.column("call_id"), value_set=pa.array(sorted(call_ids)))
+            kept = table.filter(pc.invert(gone))
+            if kept.num_rows == table.num_rows:
+                continue
+            if kept.num_rows == 0:
+                (self.root / RESULTS / name).unlink(missing_ok=True)
+                target.unlink()
+                continue
+            tmp = target.with_name(name + ".tmp")
+            pq.write_table(kept, tmp, compression="zstd")
+            _fsync(tmp)
+            os.replace(tmp, target)
 
     def totals(self) -> Totals:
         """What the whole folder holds, this run's batches and earlier ones alike."""
         import pyarrow.parquet as pq
 
         t = Totals()
+        rows: dict[str, dict[str, Any]] = {}  # call_id -> its row, a graded one first
         for part in sorted((self.root / CALLS).glob("part-*.parquet")):
             for row in read_part(
-                pq, part, ["status", "exit_code", "pass", "fail", "inconclusive"]
+                pq, part, ["call_id", "status", "exit_code", "pass", "fail", "inconclusive"]
             ).to_pylist():
-                t.calls += 1
-                if row["status"] == "refused":
-                    t.refused += 1
-                    continue
-                t.graded += 1
-                t.failed_calls += 1 if row["exit_code"] else 0
-                t.passed += row["pass"]
-                t.failed += row["fail"]
-                t.inconclusive += row["inconclusive"]
+                held = rows.get(row["call_id"])
+                if held is None or (held["status"] == "refused" and row["status"] != "refused"):
+                    rows[row["call_id"]] = row
+        for row in rows.values():
+            t.calls += 1
+            if row["status"] == "refused":
+                t.refused += 1
+                continue
+            t.graded += 1
+            t.failed_calls += 1 if row["exit_code"] else 0
+            t.passed += row["pass"]
+            t.failed += row["fail"]
+            t.inconclusive += row["inconclusive"]
         return t
 
     def write(self, results: pa.Table, calls: pa.Table) -> None:
@@ -221,6 +317,9 @@ class ResultStore:
             pq.write_table(table, tmp, compression="zstd")
             _fsync(tmp)
             os.replace(tmp, target)
+        # a call refused before and graded (or refused) again now: its old row goes
+        again = [c for c in calls.column("call_id").to_pylist() if c in self._refused]
+        self._drop({c: self._refused.pop(c) for c in again}, {name})
 
 
 def read_part(pq: Any, part: Path, columns: list[str]) -> pa.Table:

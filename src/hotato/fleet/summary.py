@@ -127,7 +127,28 @@ def scan(con: Any, results: str, sub: str) -> str:
 
         con.register(f"empty_{sub}", pa.Table.from_pylist([], schema=schema))
         return f"empty_{sub}"
-    return f"read_parquet('{_quote(pattern)}')"
+    plain = f"read_parquet('{_quote(pattern)}')"
+    if not _has_twice(con, results):
+        return plain
+    # a call held twice (two runs at once wrote a folder before it was locked): one row per
+    # call (x assertion), the graded one before a refusal, then the first part by name
+    order = "status = 'refused', filename" if sub == "calls" else "filename"
+    key = "call_id" if sub == "calls" else "call_id, assertion_id"
+    return (
+        f"(SELECT * EXCLUDE (filename) FROM read_parquet('{_quote(pattern)}', filename = true) "
+        f"QUALIFY row_number() OVER (PARTITION BY {key} ORDER BY {order}) = 1)"
+    )
+
+
+def _has_twice(con: Any, results: str) -> bool:
+    """Whether the folder's calls table holds a call more than once (cheap: one row a call)."""
+    pattern = _quote(parts(results, "calls"))
+    if not list(Path(parts(results, "calls")).parent.glob("part-*.parquet")):
+        return False
+    row = con.execute(
+        f"SELECT count(*) <> count(DISTINCT call_id) FROM read_parquet('{pattern}')"
+    ).fetchone()
+    return bool(row[0])
 
 
 def _quote(text: str) -> str:

@@ -2,7 +2,11 @@
 column, so one assertions file grades every call against its own record.
 
 A string that is exactly one reference takes the column's value with its type (an integer
-stays an integer); a reference inside a longer string is replaced by the value's text."""
+stays an integer); a reference inside a longer string is replaced by the value's text.
+
+In a pattern (a phrase's `regex`, an order's `before`/`after`, ...) the value is matched
+literally: "Chris (Kit)" stays those characters and ".*" matches only a dot and a star. The
+explicit `${call.COLUMN:regex}` inserts the value as a pattern, for a column that holds one."""
 
 from __future__ import annotations
 
@@ -15,7 +19,17 @@ from hotato.engine.loader import AssertionSet
 from hotato.kinds._base import Spec
 from hotato.model.errors import InputError, Problem
 
-REFERENCE = re.compile(r"\$\{call\.([A-Za-z_][A-Za-z0-9_]*)\}")
+REFERENCE = re.compile(r"\$\{call\.([A-Za-z_][A-Za-z0-9_]*)(:regex)?\}")
+
+# The fields each kind reads as a regular expression (at any depth: an outcome's parts).
+PATTERN_FIELDS: dict[str, frozenset[str]] = {
+    "phrase": frozenset({"regex"}),
+    "order": frozenset({"before", "after"}),
+    "count": frozenset({"phrase"}),
+    "outcome": frozenset({"phrase"}),
+    "tool_error": frozenset({"error_matches"}),
+    "http_result": frozenset({"url_matches"}),
+}
 
 
 def _strings(value: Any, path: str) -> list[tuple[str, str]]:
@@ -34,7 +48,7 @@ def references(aset: AssertionSet) -> dict[str, list[tuple[str, str]]]:
     for i, spec in enumerate(aset.specs):
         doc = msgspec.to_builtins(spec)
         for path, text in _strings(doc, f"$.assertions[{i}]"):
-            for name in REFERENCE.findall(text):
+            for name, _ in REFERENCE.findall(text):
                 found.setdefault(name, []).append((path, str(doc.get("kind", ""))))
     return found
 
@@ -55,21 +69,53 @@ def check_references(aset: AssertionSet, columns: list[str], manifest: str) -> l
         if name not in columns
         for path, kind in places
     ]
+    problems += [
+        Problem(
+            f"${{call.{name}:regex}} is only for a pattern field "
+            f"({', '.join(sorted(PATTERN_FIELDS.get(kind, ())) or ['none for this kind'])}); "
+            f"use ${{call.{name}}} here",
+            file=aset.source,
+            path=path,
+            kind=kind or None,
+        )
+        for i, spec in enumerate(aset.specs)
+        for kind in [spec_kind(spec)]
+        for path, text in _strings(msgspec.to_builtins(spec), f"$.assertions[{i}]")
+        for name, raw in REFERENCE.findall(text)
+        if raw and _field(path) not in PATTERN_FIELDS.get(kind, frozenset())
+    ]
     if problems:
         raise InputError(problems)
     return sorted(found)
 
 
-def _substitute(value: Any, lookup: dict[str, Any]) -> Any:
+def spec_kind(spec: Spec) -> str:
+    return str(msgspec.to_builtins(spec).get("kind", ""))
+
+
+def _field(path: str) -> str:
+    """The key a JSON path ends in: `$.assertions[2].all_of[0].phrase` -> `phrase`."""
+    return re.sub(r"\[\d+\]$", "", path).rsplit(".", 1)[-1]
+
+
+def _substitute(value: Any, lookup: dict[str, Any], patterns: frozenset[str], key: str = "") -> Any:
+    """`value` with its references replaced; under a key in `patterns`, escaped for a pattern
+    unless the reference asks for `:regex`."""
     if isinstance(value, str):
+        pattern = key in patterns
         whole = REFERENCE.fullmatch(value)
-        if whole:
+        if whole and not pattern:
             return lookup[whole.group(1)]
-        return REFERENCE.sub(lambda m: _as_text(lookup[m.group(1)]), value)
+
+        def text(m: re.Match[str]) -> str:
+            raw = _as_text(lookup[m.group(1)])
+            return raw if m.group(2) or not pattern else re.escape(raw)
+
+        return REFERENCE.sub(text, value)
     if isinstance(value, dict):
-        return {k: _substitute(v, lookup) for k, v in value.items()}
+        return {k: _substitute(v, lookup, patterns, k) for k, v in value.items()}
     if isinstance(value, list):
-        return [_substitute(v, lookup) for v in value]
+        return [_substitute(v, lookup, patterns, key) for v in value]
     return value
 
 
@@ -109,7 +155,8 @@ class Binder:
         for i, doc in self._templates.items():
             spec = specs[i]
             try:
-                specs[i] = msgspec.convert(_substitute(doc, values), type(spec))
+                patterns = PATTERN_FIELDS.get(str(doc.get("kind", "")), frozenset())
+                specs[i] = msgspec.convert(_substitute(doc, values, patterns), type(spec))
             except msgspec.ValidationError as exc:
                 raise InputError.one(
                     f"assertion {spec.id!r} with this call's values is invalid: {exc}"

@@ -1,13 +1,15 @@
 """Grading one batch of calls, in whichever process the engine runs it.
 
 A worker keeps one hotato.runs Grader per job (decoded assertions, one open state connection)
-for its whole life. A call whose input is missing or corrupt is refused on its own row, with
-the message; the batch and the fleet go on."""
+for its whole life. A call whose input is missing, corrupt, too large or too slow to read, or
+whose grading raises anything at all, is refused on its own row with the reason; the batch and
+the fleet go on."""
 
 from __future__ import annotations
 
 import hashlib
 import tempfile
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from hotato.engine.loader import AssertionSet
+from hotato.fleet.files import Limits
 from hotato.fleet.manifest import CallRow
 from hotato.model.errors import InputError
 
@@ -45,6 +48,7 @@ class Job:
     state_before: str | None = None
     used: tuple[str, ...] = ()  # manifest columns the assertions reference
     digest: str = ""  # of the decoded assertions, part of every call's key
+    limits: Limits = field(default_factory=Limits)  # each call's file size and deadline
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,16 @@ def _grader(job: Job) -> tuple[Grader, Binder]:
     return _GRADERS[job]
 
 
+def release(run_id: str) -> int:
+    """Close and forget this process's graders of run `run_id` (their state connections), at
+    the end of the run: a long-lived Dask worker would otherwise keep one per run it served.
+    How many were closed."""
+    gone = [job for job in _GRADERS if job.run_id == run_id]
+    for job in gone:
+        _GRADERS.pop(job)[0].close()
+    return len(gone)
+
+
 def grade_batch(batch: Batch) -> BatchOut:
     from hotato.fleet.store import call_schema, result_schema, table
 
@@ -142,6 +156,7 @@ def _grade_call(
     from hotato.fleet.files import fetch
 
     job = batch.job
+    until = time.monotonic() + job.limits.seconds
     head: dict[str, Any] = {
         "run_id": job.run_id,
         "call_id": row.call_id,
@@ -149,16 +164,18 @@ def _grade_call(
         "started_at": None,
         "variables": {k: _text(v) for k, v in sorted(row.variables.items())},
     }
-    refusal: InputError | None = None
+    refusal: Exception | None = None
     local: dict[str, str | None] = {}
     digests: dict[str, str | None] = {}
     try:
         head["started_at"] = _started(row.started_at)
         for what in ("trace", "transcript", "audio"):
             path = getattr(row, what)
-            local[what], digests[what] = fetch(path, scratch, what) if path else (None, None)
+            local[what], digests[what] = (
+                fetch(path, scratch, what, job.limits, until) if path else (None, None)
+            )
         head["input_digest"] = _key(job, row, digests)
-    except InputError as exc:
+    except Exception as exc:  # refused below, unless this call is already held
         refusal = exc
         head["input_digest"] = _key(job, row, {})
     recorded = batch.done.get(row.call_id)
@@ -171,7 +188,7 @@ def _grade_call(
         outcome = grader.grade(
             trace=local["trace"], transcript=local["transcript"], assertions=bound
         ).outcome
-    except InputError as exc:
+    except Exception as exc:  # anything one call's input provokes refuses that call only
         refused = {
             **head,
             "status": "refused",
@@ -243,7 +260,12 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else msgspec.json.encode(value).decode()
 
 
-def _message(row: CallRow, exc: InputError) -> str:
-    """The refusal, located: prefixed with the manifest row when no problem names a file."""
-    text = str(exc)
-    return text if any(p.file for p in exc.problems) else f"{row.where}: {text}"
+def _message(row: CallRow, exc: Exception) -> str:
+    """The refusal, located: prefixed with the manifest row when no problem names a file. An
+    error that is not a refusal of input is named by its type, so the row says what broke."""
+    if isinstance(exc, InputError):
+        text = str(exc)
+        return text if any(p.file for p in exc.problems) else f"{row.where}: {text}"
+    if isinstance(exc, RecursionError):
+        return f"{row.where}: an input of this call is nested too deeply to read"
+    return f"{row.where}: grading this call failed: {type(exc).__name__}: {exc}"
