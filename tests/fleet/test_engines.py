@@ -224,6 +224,7 @@ def test_a_listener_that_is_not_a_dask_scheduler_is_refused_not_waited_on(
     assert ran.code == 2, ran.out + ran.err
     assert "no Dask scheduler answered at tcp://127.0.0.1:" in ran.err
     assert time.monotonic() - started < 10
+    assert not (tmp_path / "r").exists()  # refused before anything was written
 
 
 def _descendants(pid: int) -> set[int]:

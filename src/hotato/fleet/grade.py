@@ -7,12 +7,16 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hotato.fleet.files import Limits
 from hotato.fleet.manifest import Manifest, read_calls
 from hotato.fleet.store import ResultStore, RunMeta, Totals, run_id_for
 from hotato.fleet.worker import COUNTS, Batch, BatchOut, Job, assertions_digest, decode_job
 from hotato.model.errors import InputError
+
+if TYPE_CHECKING:
+    from hotato.fleet.execute import Engine
 
 
 @dataclass(frozen=True)
@@ -149,9 +153,32 @@ def grade_fleet(
     req: FleetRequest, on_progress: Callable[[Progress], None] | None = None
 ) -> Progress:
     """Grade every call not already in `req.out`; the final counts."""
-    from hotato.fleet.execute import open_engine, run_batches
+    from hotato.fleet.execute import open_engine
 
     job, manifest = prepare(req)
+    # the engine first: an unreachable scheduler or a path a worker cannot read is refused
+    # before anything is written under --out
+    engine = open_engine(req.workers, req.scheduler, req.allow_plaintext_scheduler)
+    try:
+        engine.check_paths(worker_paths(job, manifest))
+        return _grade_with(engine, req, job, manifest, on_progress)
+    finally:
+        try:
+            engine.release(job.run_id)
+        finally:
+            engine.close()
+
+
+def _grade_with(
+    engine: Engine,
+    req: FleetRequest,
+    job: Job,
+    manifest: Manifest,
+    on_progress: Callable[[Progress], None] | None,
+) -> Progress:
+    """Grade the calls not already in `req.out` on an open engine."""
+    from hotato.fleet.execute import run_batches
+
     store = ResultStore(req.out)
     done = store.open(
         RunMeta(
@@ -180,15 +207,7 @@ def grade_fleet(
             on_progress(progress)
 
     try:
-        engine = open_engine(req.workers, req.scheduler, req.allow_plaintext_scheduler)
-        try:
-            engine.check_paths(worker_paths(job, manifest))
-            run_batches(engine, batches(), on_done)
-        finally:
-            try:
-                engine.release(job.run_id)
-            finally:
-                engine.close()
+        run_batches(engine, batches(), on_done)
         progress.totals = store.totals()
     finally:
         store.close()
