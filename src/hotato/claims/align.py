@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from hotato.claims.catalog import STOP, Catalog, Tool, stem, word_set, words
 from hotato.claims.pack import ClaimType, PackSet
@@ -35,12 +34,6 @@ _GENERIC = frozenset(
     )
 )
 NAME_WEIGHT = 3  # a word of the tool's name counts three times a word of its description
-
-
-@dataclass(frozen=True)
-class Alignment:
-    tools: tuple[str, ...]  # tool names that can back the claim, best first
-    how: str  # "named" (the type's patterns), "words" (overlap) or "" when nothing aligned
 
 
 def terms(text: str) -> frozenset[str]:
@@ -141,11 +134,11 @@ def by_words(
 
 def align(
     ctype: ClaimType, claim_text: str, context: Sequence[str], catalog: Catalog, packs: PackSet
-) -> Alignment:
-    """The tools that can back a claim of this type said in `claim_text`."""
+) -> tuple[str, ...]:
+    """The tools that can back a claim of this type said in `claim_text`, best first."""
     if not ctype.align:
         named = named_tools(ctype, catalog, packs)
         if named:
-            return Alignment(tuple(named), "named")
+            return tuple(named)
     found = by_words(claim_text, context, catalog, packs, generic=ctype.align)
-    return Alignment(tuple(found), "words" if found else "")
+    return tuple(found)

@@ -234,7 +234,9 @@ def _tool(item: dict[str, Any]) -> Tool | None:
         schema = {"properties": inner["properties"]}
     params = tuple(dict.fromkeys(_params(schema)))
     enums = tuple(_enums(schema))
-    declared = _declared(inner) if _declared(inner) is not None else _declared(item)
+    declared = _declared(inner)
+    if declared is None:
+        declared = _declared(item)
     if declared is not None:
         return Tool(name, description, params, declared, "declared in the catalog", enums)
     mutating, why = classify(name, description)

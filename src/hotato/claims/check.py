@@ -25,7 +25,7 @@ from hotato.claims.agree import (
     flat_args,
     fold,
 )
-from hotato.claims.align import Alignment, align, by_words, may_act
+from hotato.claims.align import align, by_words, may_act
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace
 from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
@@ -156,10 +156,11 @@ class Grader:
         self.last_claim: dict[str, int] = {}  # type -> turn of its last graded claim
         self.readbacks: dict[str, list[int]] = {}  # type -> turns of negated/promised claims
         self._cands: dict[tuple[str, tuple[str, ...]], list[Span]] = {}
+        self._codes_of: dict[str, set[str]] = {}  # span id -> the codes it holds
         self._known: dict[str, set[str]] | None = None
         self.next_claim: dict[tuple[int, tuple[int, int]], int] = {}  # claim -> next of its type
 
-    def aligned(self, claim: Claim, ctype: ClaimType) -> Alignment:
+    def aligned(self, claim: Claim, ctype: ClaimType) -> tuple[str, ...]:
         """The catalog's tools this claim speaks of (see `hotato.claims.align`)."""
         return align(ctype, claim.text, self._context(claim), self.catalog, self.packs)
 
@@ -188,9 +189,27 @@ class Grader:
         return [
             s
             for s in self.trace.by_type.get("tool_call", [])
-            if record.within(s, limit)
-            and not record.raised(s)
-            and may_act(self.catalog.get(s.name) or Tool(s.name or ""), self.packs)
+            if record.within(s, limit) and not record.raised(s) and self._acts(s)
+        ]
+
+    def _codes(self, span: Span) -> set[str]:
+        """The codes a call was given or returned, read once per call."""
+        if span.id not in self._codes_of:
+            self._codes_of[span.id] = record.codes_in(span)
+        return self._codes_of[span.id]
+
+    def _acts(self, span: Span) -> bool:
+        """The span's tool is not known to be a read (see `hotato.claims.align.may_act`)."""
+        return may_act(self.catalog.get(span.name) or Tool(span.name or ""), self.packs)
+
+    def _calls_since(self, start: float | None, limit: float | None) -> list[Span]:
+        """The tool calls from `start` (when the agent or the caller last spoke) to `limit`;
+        a call with no time is among them."""
+        assert self.trace is not None
+        return [
+            s
+            for s in self.trace.by_type.get("tool_call", [])
+            if record.within(s, limit) and (start is None or s.time is None or s.time >= start)
         ]
 
     def grade(self, claim: Claim) -> ClaimResult:
@@ -252,7 +271,7 @@ class Grader:
         )
         if not any(m["kind"] == "id" for m in found):
             return found
-        returned = record.codes_in(span)  # a code the call returned (a confirmation number) agrees
+        returned = self._codes(span)  # a code the call returned (a confirmation number) agrees
         return [
             m
             for m in found
@@ -306,7 +325,7 @@ class Grader:
         self, claim: Claim, ctype: ClaimType
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
         aligned = self.aligned(claim, ctype)
-        spans = self.spans_for(ctype, aligned.tools)
+        spans = self.spans_for(ctype, aligned)
         limit = self._limit(claim, ctype)
         before = [s for s in spans if record.within(s, limit)]
         ok = [s for s in before if not record.raised(s)]
@@ -373,7 +392,7 @@ class Grader:
         self,
         claim: Claim,
         ctype: ClaimType,
-        aligned: Alignment,
+        aligned: tuple[str, ...],
         limit: float | None,
         said_doc: dict[str, Any],
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
@@ -393,13 +412,13 @@ class Grader:
                 [report.id],
                 {**details, "read_out": report.name},
             )
-        if aligned.tools:
+        if aligned:
             return _verdict(
                 Status.FAIL,
                 f"claimed, but no {_action(ctype)} ran "
-                f"(the catalog's {', '.join(aligned.tools[:5])} never ran){tail}",
+                f"(the catalog's {', '.join(aligned[:5])} never ran){tail}",
                 [],
-                {**details, "aligned": list(aligned.tools)},
+                {**details, "aligned": list(aligned)},
             )
         acted = self._acted_by(limit)
         if not acted:
@@ -444,15 +463,9 @@ class Grader:
             return read  # "Your reservation HX-60127 was booked on May 3": what was read
         if record.AGENCY.search(record.SYSTEM_STATE.sub(" ", text)):
             return None
-        assert self.trace is not None
         start = record.previous_agent_end(self.turns, claim.turn)
-        limit = record.turn_end(self.turns, claim.turn)
-        calls = [
-            s
-            for s in self.trace.by_type.get("tool_call", [])
-            if record.within(s, limit) and (start is None or s.time is None or s.time >= start)
-        ]
-        if not calls or may_act(self.catalog.get(calls[-1].name) or Tool(""), self.packs):
+        calls = self._calls_since(start, record.turn_end(self.turns, claim.turn))
+        if not calls or self._acts(calls[-1]):
             return None
         context = [self.turns[claim.turn].text]
         reads = by_words(claim.text, context, self.catalog, self.packs, reads=True)
@@ -474,10 +487,10 @@ class Grader:
         for span in self.trace.by_type.get("tool_call", []):
             if not record.within(span, limit):
                 continue
-            held = record.codes_in(span)
+            held = self._codes(span)
             if not any(code in h for code in codes for h in held):  # "4418" in "VISA4418"
                 continue
-            if may_act(self.catalog.get(span.name) or Tool(span.name or ""), self.packs):
+            if self._acts(span):
                 return None  # an action touched it: the claim may speak of that
             found = span
         return found
@@ -523,10 +536,10 @@ class Grader:
         self, claim: Claim, ctype: ClaimType
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
         aligned = self.aligned(claim, ctype)
-        spans = self.spans_for(ctype, aligned.tools)
+        spans = self.spans_for(ctype, aligned)
         limit = record.turn_end(self.turns, claim.turn)
         fresh = [s for s in spans if record.within(s, limit) and self._used(s, claim) is None]
-        if not fresh and not aligned.tools:
+        if not fresh and not aligned:
             return self._failed_unaligned(claim, ctype, limit)
         if not fresh:
             return _verdict(Status.PASS, f"no {_action(ctype)} succeeded", [], {})
@@ -548,13 +561,7 @@ class Grader:
         """A claimed failure no tool aligns with: read against the calls of its own turn. An
         attempt there that failed backs it; when the only actions of the turn succeeded, the
         claim contradicts them."""
-        assert self.trace is not None
-        start = record.previous_caller_end(self.turns, claim.turn)
-        calls = [
-            s
-            for s in self.trace.by_type.get("tool_call", [])
-            if record.within(s, limit) and (start is None or s.time is None or s.time >= start)
-        ]
+        calls = self._calls_since(record.previous_caller_end(self.turns, claim.turn), limit)
         failed = [s for s in calls if record.raised(s)]
         if failed:
             return _verdict(Status.PASS, f"{failed[-1].name} ran and failed", [failed[-1].id], {})
@@ -575,7 +582,7 @@ class Grader:
         self, claim: Claim, ctype: ClaimType
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
         start = self.turns[claim.turn].start
-        tools = self.aligned(claim, ctype).tools
+        tools = self.aligned(claim, ctype)
         spans = [s for s in self.spans_for(ctype, tools) if self._used(s, claim) is None]
         after = [s for s in spans if start is None or s.time is None or s.time >= start]
         said = said_for(claim, self.turns, self.last_claim.get(claim.type, -1), self.packs)
