@@ -232,7 +232,10 @@ def disagreements(
         if any(m["kind"] == kind for m in out):
             continue
         roled = [e for e in stated if _role_keys(e, keyed, roles or {})]
-        if roled or any(same(kind, e, got) for e in stated for _, got in keyed):
+        if roled:
+            continue
+        if any(same(kind, e, got) for e in stated for _, got in keyed):
+            out.extend(_leftover(kind, stated, keyed))
             continue
         key, got = keyed[0]
         out.append(
@@ -327,6 +330,32 @@ def _role_keys(
     best = max(shared)
     hits = [kv for kv, n in zip(keyed, shared, strict=True) if best and n == best]
     return hits if 0 < len(hits) < len(keyed) else []
+
+
+def _leftover(
+    kind: str, stated: list[Entity], keyed: list[tuple[str, Any]]
+) -> list[dict[str, Any]]:
+    """Values said without a role, against arguments of their kind: when the agent said at
+    least as many distinct values as the span holds, each held value should be one of them. A
+    held value none matches, beside a said value that matches none, disagrees ("leaves at
+    12:30 pm, returns at 9 pm" against departure 10:30 and return 21:00)."""
+    held = {show(kind, got): (k, got) for k, got in keyed}
+    values = {str(e.value): e for e in stated}
+    if len(values) < len(held):
+        return []
+    unsaid = [kg for kg in held.values() if not any(same(kind, e, kg[1]) for e in stated)]
+    unheld = [e for e in values.values() if not any(same(kind, e, got) for _, got in keyed)]
+    if not unsaid or not unheld:
+        return []
+    key, got = unsaid[0]
+    return [
+        {
+            "argument": key,
+            "kind": kind,
+            "said": [e.text for e in unheld],
+            "executed": show(kind, got),
+        }
+    ]
 
 
 def _by_role(

@@ -35,12 +35,26 @@ class Said:
     own: frozenset[str] = frozenset()  # the entity kinds the claim's own sentence states
 
 
-def _is_readback(turn: Turn, packs: PackSet) -> bool:
+# The caller's answer that accepts what the agent just said ("Yes, that's right.").
+_AFFIRMED = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|correct|right|exactly|sure|ok(?:ay)?|sounds (?:good|great|fine)|"
+    r"(?:that(?:'s| is)|it(?:'s| is)) (?:right|correct|fine|good|perfect)|perfect|please do|"
+    r"go ahead|do it|confirm(?:ed)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_readback(turns: Sequence[Turn], i: int, packs: PackSet) -> bool:
+    """An agent turn that asks, that asks for confirmation, or that the caller then affirms."""
+    turn = turns[i]
     if turn.role != "agent":
         return False
-    return "?" in turn.text or (
-        packs.confirm is not None and packs.confirm.search(turn.text.lower().encode()) is not None
-    )
+    if "?" in turn.text:
+        return True
+    if packs.confirm is not None and packs.confirm.search(turn.text.lower().encode()) is not None:
+        return True
+    after = turns[i + 1] if i + 1 < len(turns) else None
+    return after is not None and after.role != "agent" and _AFFIRMED.match(after.text) is not None
 
 
 def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet) -> Said:
@@ -57,7 +71,7 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
             own.setdefault(e.kind, []).append(e)
             roles[id(e)] = role_words(claim_text, e.span[0], e.kind, e.text)
     floor = max(previous, claim.turn - READBACK_WINDOW - 1)
-    readbacks = [i for i in range(floor + 1, claim.turn) if _is_readback(turns[i], packs)]
+    readbacks = [i for i in range(floor + 1, claim.turn) if _is_readback(turns, i, packs)]
     own_text = fold(turns[claim.turn].text)
     if not readbacks:
         return Said(own, [claim.turn], own_text, roles=roles, own=frozenset(own))
