@@ -363,6 +363,24 @@ ROLES = {
         "submitTimeOff", {"start_date": "2026-08-03"}, "end_date", "2026-08-10", "2026-08-07",
         "action",
     ),
+    "values said without their roles": (
+        [
+            ("agent", "The flight leaves on Thursday at 12:30 pm; the return leaves at 9 pm."),
+            ("caller", "Sounds good, book it."),
+            ("agent", "Okay, your ticket is booked."),
+        ],
+        "ReserveRoundtripFlights", {"inbound_departure_time": "21:00"},
+        "outbound_departure_time", "10:30", "12:30", "booking_made",
+    ),
+    "a statement the caller affirms": (
+        [
+            ("agent", "So that's a luxury ride to 200 Main Street for 2 seats."),
+            ("caller", "Yes, that's right."),
+            ("agent", "I reserved your ride."),
+        ],
+        "GetRide", {"destination": "200 Main Street"}, "number_of_seats", "4", "2",
+        "booking_made",
+    ),
 }  # fmt: skip
 
 
