@@ -401,3 +401,18 @@ def test_every_code_the_claim_says_is_held_to_its_argument() -> None:
     assert _grade(turns, spans) == [("money_transferred", Status.FAIL)]
     moved["to_account_id"] = "CHK-77188"
     assert _grade(turns, spans) == [("money_transferred", Status.PASS)]
+
+
+def test_an_action_used_before_a_new_read_back_does_not_back_the_new_claim() -> None:
+    turns = [
+        ("caller", "Book me in with Dr Lee at 12:30."),
+        ("agent", "Your appointment with Dr Lee is booked."),
+        ("caller", "Now I need a cab there for three people."),
+        ("agent", "Please confirm a cab for 3 to 2737 20th Street."),
+        ("caller", "Correct, please book it."),
+        ("agent", "Your booking was confirmed and the cab will reach you in 7 minutes."),
+    ]
+    booked = {"at": 1, "name": "BookAppointment", "arguments": {"dentist_name": "Dr Lee"}}
+    ride = {"at": 5, "name": "GetRide", "arguments": {"destination": "2737 20th Street"}}
+    assert [s for _, s in _grade(turns, [booked])] == [Status.PASS, Status.FAIL]
+    assert [s for _, s in _grade(turns, [booked, ride])] == [Status.PASS, Status.PASS]

@@ -30,7 +30,7 @@ from hotato.claims.catalog import Catalog, Tool, catalog_from_trace
 from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
 from hotato.claims.pack import ClaimType, PackSet
-from hotato.claims.said import Said, said_for
+from hotato.claims.said import Said, confirmed, said_for
 from hotato.model.evidence import Span, Trace, Transcript
 from hotato.model.match import subset
 from hotato.model.state import StateSource, StateUnavailable
@@ -64,6 +64,7 @@ class _Ledger:
     claim of a type, and may back claims of several types (a booking that also charged)."""
 
     used: dict[tuple[str, str], int] = field(default_factory=dict)  # (span id, type) -> turn
+    first: dict[str, int] = field(default_factory=dict)  # span id -> the first turn it backed
 
 
 def candidates(ctype: ClaimType, trace: Trace, tools: Sequence[str]) -> list[Span]:
@@ -182,6 +183,18 @@ class Grader:
 
     def _use(self, span: Span, claim: Claim) -> None:
         self.ledger.used[(span.id, claim.type)] = claim.turn
+        self.ledger.first.setdefault(span.id, claim.turn)
+
+    def _spent(self, span: Span, claim: Claim) -> bool:
+        """The span backed a claim of another type in an earlier turn, and an action was read
+        back since ("Please confirm a cab for 3"): a claim now speaks of that new action, not
+        of the old one's side effects. A summary may still restate it."""
+        first = self.ledger.first.get(span.id)
+        if first is None or first >= claim.turn:
+            return False
+        if record.SUMMARY.search(self.turns[claim.turn].text.lower()):
+            return False
+        return any(confirmed(self.turns, t, self.packs) for t in range(first + 1, claim.turn))
 
     def _acted_by(self, limit: float | None) -> list[Span]:
         """Tool calls that succeeded by `limit` and are not known to be reads."""
@@ -332,7 +345,7 @@ class Grader:
         previous = self.last_claim.get(claim.type, -1)
         said = said_for(claim, self.turns, previous, self.packs)
         said_doc = {k: [e.text for e in v] for k, v in said.entities.items()}
-        fresh = [s for s in ok if self._used(s, claim) is None]
+        fresh = [s for s in ok if self._used(s, claim) is None and not self._spent(s, claim)]
         checked: list[tuple[Span, list[dict[str, Any]]]] = []
         for span in reversed(fresh):
             problems = record.denied(ctype, span) + self._disagree(ctype, span, said)

@@ -338,7 +338,8 @@ PATTERNS: list[tuple[re.Pattern[str], Build]] = [
     ),
     (
         re.compile(
-            r"\b(?:table|reservation|booking|party|room|seating|group) (?:of|for) (\d{1,3})"
+            r"\b(?:table|reservation|booking|party|room|seating|group|ride|cab|taxi|"
+            r"(?:it|that)(?:'s| is)|make it|just) (?:of|for) (\d{1,3})"
             r"\b(?![:.]\d)(?! ?(?:am|pm|a\.m|p\.m|o'clock))",
             I,
         ),

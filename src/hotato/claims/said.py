@@ -46,11 +46,14 @@ _AFFIRMED = re.compile(
 
 def _is_readback(turns: Sequence[Turn], i: int, packs: PackSet) -> bool:
     """An agent turn that asks, that asks for confirmation, or that the caller then affirms."""
+    return (turns[i].role == "agent" and "?" in turns[i].text) or confirmed(turns, i, packs)
+
+
+def confirmed(turns: Sequence[Turn], i: int, packs: PackSet) -> bool:
+    """An agent turn that asks the caller to confirm, or that the caller then affirms."""
     turn = turns[i]
     if turn.role != "agent":
         return False
-    if "?" in turn.text:
-        return True
     if packs.confirm is not None and packs.confirm.search(turn.text.lower().encode()) is not None:
         return True
     after = turns[i + 1] if i + 1 < len(turns) else None
