@@ -416,3 +416,14 @@ def test_an_action_used_before_a_new_read_back_does_not_back_the_new_claim() -> 
     ride = {"at": 5, "name": "GetRide", "arguments": {"destination": "2737 20th Street"}}
     assert [s for _, s in _grade(turns, [booked])] == [Status.PASS, Status.FAIL]
     assert [s for _, s in _grade(turns, [booked, ride])] == [Status.PASS, Status.PASS]
+
+
+def test_a_plan_code_of_capital_words_is_held_to_its_argument() -> None:
+    turns = [
+        ("caller", "Move me to Unlimited Plus."),
+        ("agent", "Done! Line L-1151 is now on Unlimited Plus (UNL-PLUS) at $70.00/month."),
+    ]
+    spans = [{"at": 1, "name": "change_line_plan", "arguments": {"plan_code": "UNL-PREM"}}]
+    assert [s for _, s in _grade(turns, spans)] == [Status.FAIL]
+    spans[0]["arguments"] = {"line_id": "L-1151", "plan_code": "UNL-PLUS", "tier": "ECONOMY"}
+    assert [s for _, s in _grade(turns, spans)] == [Status.PASS]

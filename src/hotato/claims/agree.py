@@ -410,12 +410,16 @@ def by_enum(
 def _shape(value: str) -> str:
     """A code's shape: its letters as A and digits as 9 when it is letters then digits (a
     flight HAT318: AAA999) or digits then letters; a code that mixes them (a booking ZT4M8C)
-    only by its length, since such codes are drawn at random."""
+    only by its length, since such codes are drawn at random; capital words joined by dashes
+    (a plan UNL-PLUS) by their first word and their number of dashes."""
+    if LABEL.fullmatch(value):
+        return f"{value.split('-')[0]}-{value.count('-')}"
     if re.fullmatch(r"[A-Z]*\d*|\d*[A-Z]*", value):
         return re.sub(r"[A-Z]", "A", re.sub(r"\d", "9", value))
     return f"mixed{len(value)}"
 
 
+LABEL = re.compile(r"[A-Z]{2,8}(?:-[A-Z]{2,10}){1,3}")  # a code of capital words: UNL-PLUS
 _CODE_KEY = re.compile(r"account|card|iban|routing|number|(?:^|_|\.)id$|code|ref")
 
 
@@ -435,7 +439,7 @@ def _by_shape(
             for k, v in args
             if isinstance(v, str)
             and v.upper() == v
-            and _shape(code := re.sub(r"[^A-Z0-9]", "", v)) == shape
+            and _shape(code := v if LABEL.fullmatch(v) else re.sub(r"[^A-Z0-9]", "", v)) == shape
             # bare digits (an account's last four) only against an argument named for a code
             and (not digits or _CODE_KEY.search(k.lower()))
         ]

@@ -254,6 +254,12 @@ def _ident(m: re.Match[str], rw: Rewritten) -> Entity | None:
     return Entity(kind="id", value=value, text=text, span=span)
 
 
+def _label(m: re.Match[str], rw: Rewritten) -> Entity:
+    """A code of capital words joined by dashes ("UNL-PLUS"): kept as written, dashes and all."""
+    span, text = _span(m, rw, 1)
+    return Entity(kind="id", value=m.group(1), text=text, span=span)
+
+
 # Tried in this order; an entity overlapping one found earlier is dropped.
 PATTERNS: list[tuple[re.Pattern[str], Build]] = [
     (
@@ -270,6 +276,7 @@ PATTERNS: list[tuple[re.Pattern[str], Build]] = [
         ),
         _ident,
     ),
+    (re.compile(r"(?<![\w-])([A-Z]{2,8}(?:-[A-Z]{2,10}){1,3})(?![\w-])"), _label),
     (
         re.compile(
             r"([$£€]) ?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2})|( and)? (\d{1,2}) cents?)?"
