@@ -421,7 +421,7 @@ def test_an_action_used_before_a_new_read_back_does_not_back_the_new_claim() -> 
 def test_a_plan_code_of_capital_words_is_held_to_its_argument() -> None:
     turns = [
         ("caller", "Move me to Unlimited Plus."),
-        ("agent", "Done! Line L-1151 is now on Unlimited Plus (UNL-PLUS) at $70.00/month."),
+        ("agent", "Your line L-1151 has been moved to Unlimited Plus (UNL-PLUS)."),
     ]
     spans = [{"at": 1, "name": "change_line_plan", "arguments": {"plan_code": "UNL-PREM"}}]
     assert [s for _, s in _grade(turns, spans)] == [Status.FAIL]

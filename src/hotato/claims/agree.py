@@ -227,7 +227,8 @@ def disagreements(
         if not keyed:
             continue
         if kind == "id" and strict_codes:  # each code the claim said against its own shape
-            out.extend(_by_shape(stated, [(k, str(v)) for k, v in keyed], strict=True))
+            named = {k for k, _ in keyed}
+            out.extend(_by_shape(stated, [(k, str(v)) for k, v in args if k in named], True))
         out.extend(_by_role(kind, stated, keyed, roles or {}))
         if any(m["kind"] == kind for m in out):
             continue
