@@ -52,10 +52,13 @@ def may_act(tool: Tool, packs: PackSet) -> bool:
     return not (packs.read_only is not None and packs.read_only.search(tool.name.lower().encode()))
 
 
-def named_tools(ctype: ClaimType, catalog: Catalog, packs: PackSet) -> list[str]:
+def named_tools(
+    ctype: ClaimType, catalog: Catalog, packs: PackSet, side_effects: bool = True
+) -> list[str]:
     """The catalog's tools the type names: by its `tools` pattern, its `params` pattern, or
-    the patterns of the types in its `also`; reads left out."""
-    kinds = [ctype, *(packs.by_name[t] for t in ctype.also if t in packs.by_name)]
+    (with `side_effects`) the patterns of the types in its `also`; reads left out."""
+    also = ctype.also if side_effects else ()
+    kinds = [ctype, *(packs.by_name[t] for t in also if t in packs.by_name)]
     out = []
     for tool in catalog.tools.values():
         if not may_act(tool, packs) or _undoes(tool, kinds):
@@ -132,12 +135,26 @@ def by_words(
     return [name for (own_score, _), name in scored if own_score <= best_own + NAME_WEIGHT - 1]
 
 
+def speaks_of(claim_text: str, tool: Tool) -> bool:
+    """The claim's own sentence shares a word with the tool's name, arguments or description
+    ("wasn't able to get a jump start sent out" speaks of `roadside_dispatch`, whose service
+    lists jump_start)."""
+    return bool(terms(claim_text) & (tool.terms - _GENERIC))
+
+
 def align(
-    ctype: ClaimType, claim_text: str, context: Sequence[str], catalog: Catalog, packs: PackSet
+    ctype: ClaimType,
+    claim_text: str,
+    context: Sequence[str],
+    catalog: Catalog,
+    packs: PackSet,
+    side_effects: bool = True,
 ) -> tuple[str, ...]:
-    """The tools that can back a claim of this type said in `claim_text`, best first."""
+    """The tools that can back a claim of this type said in `claim_text`, best first. Without
+    `side_effects`, only the type's own tools: a claimed failure to refund is not contradicted
+    by a cancellation that succeeded, though a cancellation may back a refund said done."""
     if not ctype.align:
-        named = named_tools(ctype, catalog, packs)
+        named = named_tools(ctype, catalog, packs, side_effects)
         if named:
             return tuple(named)
     found = by_words(claim_text, context, catalog, packs, generic=ctype.align)

@@ -25,7 +25,7 @@ from hotato.claims.agree import (
     flat_args,
     fold,
 )
-from hotato.claims.align import align, by_words, may_act
+from hotato.claims.align import align, by_words, may_act, speaks_of
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace
 from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
@@ -161,9 +161,10 @@ class Grader:
         self._known: dict[str, set[str]] | None = None
         self.next_claim: dict[tuple[int, tuple[int, int]], int] = {}  # claim -> next of its type
 
-    def aligned(self, claim: Claim, ctype: ClaimType) -> tuple[str, ...]:
+    def aligned(self, claim: Claim, ctype: ClaimType, side_effects: bool = True) -> tuple[str, ...]:
         """The catalog's tools this claim speaks of (see `hotato.claims.align`)."""
-        return align(ctype, claim.text, self._context(claim), self.catalog, self.packs)
+        context = self._context(claim)
+        return align(ctype, claim.text, context, self.catalog, self.packs, side_effects)
 
     def _context(self, claim: Claim) -> list[str]:
         """The turns whose words help align a claim: its own and the few before it, since the
@@ -211,9 +212,13 @@ class Grader:
             self._codes_of[span.id] = record.codes_in(span)
         return self._codes_of[span.id]
 
+    def _tool(self, name: str | None) -> Tool:
+        """The catalog's tool of this name, or one known by its name alone."""
+        return self.catalog.get(name) or Tool(name or "")
+
     def _acts(self, span: Span) -> bool:
         """The span's tool is not known to be a read (see `hotato.claims.align.may_act`)."""
-        return may_act(self.catalog.get(span.name) or Tool(span.name or ""), self.packs)
+        return may_act(self._tool(span.name), self.packs)
 
     def _calls_since(self, start: float | None, limit: float | None) -> list[Span]:
         """The tool calls from `start` (when the agent or the caller last spoke) to `limit`;
@@ -548,7 +553,9 @@ class Grader:
     def _failed(
         self, claim: Claim, ctype: ClaimType
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
-        aligned = self.aligned(claim, ctype)
+        aligned = self.aligned(claim, ctype, side_effects=False)
+        if ctype.align:  # a failure of no type: only a tool its own words name contradicts it
+            aligned = tuple(t for t in aligned if speaks_of(claim.text, self._tool(t)))
         spans = self.spans_for(ctype, aligned)
         limit = record.turn_end(self.turns, claim.turn)
         fresh = [s for s in spans if record.within(s, limit) and self._used(s, claim) is None]
@@ -578,8 +585,13 @@ class Grader:
         failed = [s for s in calls if record.raised(s)]
         if failed:
             return _verdict(Status.PASS, f"{failed[-1].name} ran and failed", [failed[-1].id], {})
-        acted = [  # tools known to act: a claimed failure contradicts only those
-            s for s in calls if not record.raised(s) and self.catalog.mutating(s.name) is True
+        acted = [  # tools known to act, not backing another claim: a failure contradicts those
+            s
+            for s in calls
+            if not record.raised(s)
+            and self.catalog.mutating(s.name) is True
+            and s.id not in self.ledger.first
+            and speaks_of(claim.text, self._tool(s.name))
         ]
         if acted:
             names = ", ".join(sorted({s.name or s.type for s in acted}))
