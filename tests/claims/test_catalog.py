@@ -307,10 +307,19 @@ def test_a_claimed_failure_after_the_only_action_of_the_turn_succeeded_fails() -
         ("agent", "Okay, let me get someone out to jump it."),
         ("agent", "Sorry, I wasn't able to get a jump start sent out."),
     ]
-    spans = [{"at": 1, "name": "roadside_dispatch", "result": {"job_id": "RS-1"}}]
+    spans = [{"at": 1, "name": "dispatch_jump_start", "result": {"job_id": "RS-1"}}]
     assert _grade(turns, spans) == [("action", Status.FAIL)]
-    spans[0] = {"at": 1, "name": "roadside_dispatch", "error": "no trucks"}
+    spans[0] = {"at": 1, "name": "dispatch_jump_start", "error": "no trucks"}
     assert _grade(turns, spans) == [("action", Status.PASS)]
+
+
+def test_a_claimed_failure_is_not_contradicted_by_an_action_it_does_not_speak_of() -> None:
+    turns = [
+        ("caller", "Can you keep my promo going?"),
+        ("agent", "The promo can't be extended, I'm not able to do that. I added a credit."),
+    ]
+    spans = [{"at": 1, "name": "applyCredit", "arguments": {"amount_cents": 1500}}]
+    assert Status.FAIL not in [s for _, s in _grade(turns, spans)]
 
 
 def test_a_summary_restates_what_was_done_before() -> None:
