@@ -177,12 +177,22 @@ def show(kind: str, value: Any) -> str:
 def _holding(kind: str, pattern: Any, args: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     """The arguments named for an entity kind whose values read as that kind."""
     return [
-        (k, got)
+        (k, _in_units(kind, k, got))
         for k, v in args
         if pattern.search(k.lower().encode())
         and (got := read_value(kind, v)) is not None
         and not (kind == "amount" and _COUNTISH.search(k.lower()))
     ]
+
+
+_MINOR = re.compile(r"cents|minor|pence|_in_c\b")  # an amount in hundredths: amount_cents
+
+
+def _in_units(kind: str, key: str, value: Any) -> Any:
+    """An amount an argument holds in cents (`amount_cents`: 1799) as the $17.99 said."""
+    if kind == "amount" and _MINOR.search(key.lower()):
+        return (value / 100).quantize(Decimal("0.01"))
+    return value
 
 
 def compared(ctype: ClaimType, arguments: Any, said: dict[str, list[Entity]]) -> list[str]:

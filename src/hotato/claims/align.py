@@ -153,9 +153,10 @@ def align(
     """The tools that can back a claim of this type said in `claim_text`, best first. Without
     `side_effects`, only the type's own tools: a claimed failure to refund is not contradicted
     by a cancellation that succeeded, though a cancellation may back a refund said done."""
+    found = by_words(claim_text, context, catalog, packs, generic=ctype.align)
     if not ctype.align:
         named = named_tools(ctype, catalog, packs, side_effects)
-        if named:
-            return tuple(named)
-    found = by_words(claim_text, context, catalog, packs, generic=ctype.align)
+        if named:  # the type's tools, then those the claim's own words name ("stay_commit")
+            own = by_words(claim_text, [], catalog, packs) if side_effects else []
+            return tuple(dict.fromkeys([*named, *own]))
     return tuple(found)
