@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hotato.claims.catalog import STOP, Catalog, Tool, stem, word_set, words
+from hotato.claims.catalog import ACT_WORDS, STOP, Catalog, Tool, stem, word_set, words
 from hotato.claims.pack import ClaimType, PackSet
 
 _WORD = re.compile(r"[a-z]+")
@@ -135,10 +135,29 @@ def by_words(
     return [name for (own_score, _), name in scored if own_score <= best_own + NAME_WEIGHT - 1]
 
 
+_ACT_STEMS = frozenset(stem(w) for w in ACT_WORDS)
+# Verbs that say only that something changes: the arguments say what (`set_card_status`).
+_WEAK = word_set("set update change modify manage handle make put turn switch apply edit adjust")
+
+
+def _verb(tool: str) -> str | None:
+    """The action a tool's name leads with (`cancel_pending_order`: cancel), stemmed; None for
+    a weak verb that leaves the action to its arguments."""
+    verb = next((w for w in words(tool) if w in ACT_WORDS), None)
+    return None if verb is None or verb in _WEAK else stem(verb)
+
+
 def speaks_of(claim_text: str, tool: Tool) -> bool:
-    """The claim's own sentence shares a word with the tool's name, arguments or description
-    ("wasn't able to get a jump start sent out" speaks of `roadside_dispatch`, whose service
-    lists jump_start)."""
+    """The claim's own sentence speaks of the tool: it says the action the tool's name leads
+    with ("wasn't able to get a jump start sent out": `roadside_dispatch`), or, when it says no
+    action, shares a word with the tool's name, arguments or description. A claim that says
+    another action ("not able to create new orders") does not speak of `cancel_pending_order`."""
+    said = {stem(w) for w in _WORD.findall(claim_text.lower())}
+    verb = _verb(tool.name)
+    if verb is not None and verb in said:
+        return True
+    if verb is not None and said & _ACT_STEMS:
+        return False
     return bool(terms(claim_text) & (tool.terms - _GENERIC))
 
 

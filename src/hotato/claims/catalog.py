@@ -123,7 +123,8 @@ _SAME_ACTION = {
          "update updated modify modified rebook rebooked change changed amend amended edit"),
         ("book", "book booked reserve reserved schedule scheduled"),
         ("cancel", "cancel cancelled canceled void voided terminate terminated"),
-        ("send", "send sent email emailed text texted message messaged notify notified"),
+        ("send", "send sent email emailed text texted message messaged notify notified "
+         "dispatch dispatched"),
         ("pay", "pay paid charge charged bill billed"),
         ("refund", "refund refunded reimburse reimbursed"),
         ("creat", "create created open opened file filed log logged lodge lodged submit "
@@ -133,6 +134,7 @@ _SAME_ACTION = {
         ("donat", "donate donated donation donations gift gifts give given contribute "
          "contributed contribution"),
         ("bag", "bag bags baggage baggages luggage suitcase suitcases"),
+        ("freez", "freeze freezes froze frozen freezing"),
     )
     for word in group.split()
 }  # fmt: skip
