@@ -436,3 +436,33 @@ def test_a_plan_code_of_capital_words_is_held_to_its_argument() -> None:
     assert [s for _, s in _grade(turns, spans)] == [Status.FAIL]
     spans[0]["arguments"] = {"line_id": "L-1151", "plan_code": "UNL-PLUS", "tier": "ECONOMY"}
     assert [s for _, s in _grade(turns, spans)] == [Status.PASS]
+
+
+def test_a_claim_saying_no_action_and_the_next_saying_the_tools_action_share_one_call() -> None:
+    moved = [
+        ("caller", "Eleven fifteen is fine."),
+        ("agent", "Okay, that one went through. You're moved to Monday the 16th at 11:15."),
+    ]
+    spans = [{"at": 1, "name": "appointments.reschedule", "arguments": {"slot": "S-1115"}}]
+    assert [s for _, s in _grade(moved, spans)] == [Status.PASS, Status.PASS]
+    two = [
+        ("caller", "Yeah, add the oil change."),
+        ("agent", "Done. I've approved the brake job and added the oil change."),
+    ]
+    spans = [{"at": 1, "name": "work_order.add_line", "arguments": {"service": "oil_change"}}]
+    assert Status.FAIL in [s for _, s in _grade(two, spans)]
+
+
+def test_a_value_of_an_earlier_clause_is_not_the_claims_own() -> None:
+    turns = [
+        ("caller", "Book the afternoon one then."),
+        ("agent", "We couldn't get seats on HAT271, so I booked reservation P8VN2D on HAT199."),
+    ]
+    spans = [
+        {"at": 1, "name": "book_reservation", "arguments": {"flight_number": "HAT271"},
+         "error": "Not enough seats"},
+        {"at": 1, "name": "book_reservation", "arguments": {"flight_number": "HAT199"},
+         "result": {"reservation_id": "P8VN2D"}},
+    ]  # fmt: skip
+    assert ("booking_made", Status.PASS) in _grade(turns, spans)
+    assert Status.FAIL not in [s for _, s in _grade(turns, spans)]

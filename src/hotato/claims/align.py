@@ -161,6 +161,15 @@ def speaks_of(claim_text: str, tool: Tool) -> bool:
     return bool(terms(claim_text) & (tool.terms - _GENERIC))
 
 
+def only_of(claim_text: str, tool: Tool) -> bool:
+    """The claim says the action the tool's name leads with, and no other ("you're moved to
+    Monday" of `appointments.reschedule`; not "I've approved the brake job and added the oil
+    change" of `work_order.add_line`)."""
+    verb = _verb(tool.name)
+    said = {stem(w) for w in _WORD.findall(claim_text.lower())} & _ACT_STEMS
+    return verb is not None and said == {verb}
+
+
 def align(
     ctype: ClaimType,
     claim_text: str,

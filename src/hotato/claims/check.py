@@ -25,7 +25,7 @@ from hotato.claims.agree import (
     flat_args,
     fold,
 )
-from hotato.claims.align import align, by_words, may_act, speaks_of
+from hotato.claims.align import align, by_words, may_act, only_of, speaks_of
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace
 from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
@@ -65,6 +65,7 @@ class _Ledger:
 
     used: dict[tuple[str, str], int] = field(default_factory=dict)  # (span id, type) -> turn
     first: dict[str, int] = field(default_factory=dict)  # span id -> the first turn it backed
+    bare: set[str] = field(default_factory=set)  # spans first backing a claim not naming them
 
 
 def candidates(ctype: ClaimType, trace: Trace, tools: Sequence[str]) -> list[Span]:
@@ -184,7 +185,10 @@ class Grader:
 
     def _use(self, span: Span, claim: Claim) -> None:
         self.ledger.used[(span.id, claim.type)] = claim.turn
-        self.ledger.first.setdefault(span.id, claim.turn)
+        if span.id not in self.ledger.first:
+            self.ledger.first[span.id] = claim.turn
+            if not speaks_of(claim.text, self._tool(span.name)):  # "that one went through"
+                self.ledger.bare.add(span.id)
 
     def _spent(self, span: Span, claim: Claim) -> bool:
         """The span backed a claim of another type in an earlier turn, and an action was read
@@ -519,8 +523,13 @@ class Grader:
         """A claim repeating one already backed, with no new read-back of the action since."""
         for span in reversed(ok):
             first = self._used(span, claim)
-            if first is None or (ctype.align and first == claim.turn):
-                continue  # two actions of no type named in one turn are two actions
+            if first is None:
+                continue
+            # two actions of no type named in one turn are two actions, unless the first said
+            # no action ("Done.") and this one says the tool's own action alone
+            shared = span.id in self.ledger.bare and only_of(claim.text, self._tool(span.name))
+            if ctype.align and first == claim.turn and not shared:
+                continue
             named = by_words(claim.text, [], self.catalog, self.packs)
             if named and span.name not in named:
                 continue  # its own words name another tool ("and 1 bag has been added")
@@ -564,10 +573,16 @@ class Grader:
         if not fresh:
             return _verdict(Status.PASS, f"no {_action(ctype)} succeeded", [], {})
         last = fresh[-1]
-        if ctype.align and not record.raised(
-            last
-        ):  # aligned by words only: any attempt that failed
-            last = next((s for s in reversed(fresh) if record.raised(s)), last)
+        if not record.raised(last):  # an attempt that failed, of what the claim says, backs it
+            said = said_for(claim, self.turns, self.last_claim.get(claim.type, -1), self.packs)
+            last = next(
+                (
+                    s
+                    for s in reversed(fresh)
+                    if record.raised(s) and (ctype.align or not self._disagree(ctype, s, said))
+                ),
+                last,
+            )
         self._use(last, claim)
         if record.raised(last):
             return _verdict(Status.PASS, f"{last.name or last.type} ran and failed", [last.id], {})

@@ -69,8 +69,8 @@ def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet)
     roles: dict[int, frozenset[str]] = {}
     claim_text = turns[claim.turn].text
     listed = _LIST_AFTER.match(turns[claim.turn].text, claim.span[1]) is not None
-    for e in claim.entities:  # its sentence up to the claim's end, and a list it introduces
-        if e.span[0] < claim.span[1] or listed:
+    for e in claim.entities:  # its own clause, and a list it introduces
+        if claim.span[0] <= e.span[0] < claim.span[1] or (listed and e.span[0] >= claim.span[0]):
             own.setdefault(e.kind, []).append(e)
             roles[id(e)] = role_words(claim_text, e.span[0], e.kind, e.text)
     floor = max(previous, claim.turn - READBACK_WINDOW - 1)
