@@ -466,3 +466,15 @@ def test_a_value_of_an_earlier_clause_is_not_the_claims_own() -> None:
     ]  # fmt: skip
     assert ("booking_made", Status.PASS) in _grade(turns, spans)
     assert Status.FAIL not in [s for _, s in _grade(turns, spans)]
+
+
+def test_a_cards_last_four_is_not_compared_with_an_order_number() -> None:
+    turns = [
+        ("caller", "Put the difference on my Visa."),
+        ("agent", "The $10.00 difference has been charged to your Visa ending 1180."),
+    ]
+    spans = [
+        {"at": 1, "name": "exchange_items", "arguments": {
+            "order_id": "#W6671209", "payment_method_id": "credit_card_1180", "amount": 10.0}},
+    ]  # fmt: skip
+    assert [s for _, s in _grade(turns, spans)] == [Status.PASS]
