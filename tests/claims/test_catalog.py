@@ -478,3 +478,16 @@ def test_a_cards_last_four_is_not_compared_with_an_order_number() -> None:
             "order_id": "#W6671209", "payment_method_id": "credit_card_1180", "amount": 10.0}},
     ]  # fmt: skip
     assert [s for _, s in _grade(turns, spans)] == [Status.PASS]
+
+
+def test_a_window_said_as_a_range_is_held_to_its_end() -> None:
+    turns = [
+        ("agent", "Okay, so Thursday the 12th, eight to ten a m. Sound right?"),
+        ("caller", "Yep."),
+        ("agent", "Alright, the technician visit is booked."),
+    ]
+    window = {"window_start": "2025-06-12T08:00", "window_end": "2025-06-12T10:00"}
+    spans = [{"at": 2, "name": "technician_visit.book", "arguments": window}]
+    assert [s for _, s in _grade(turns, spans)] == [Status.PASS]
+    spans[0]["arguments"] = {**window, "window_end": "2025-06-12T12:00"}
+    assert [s for _, s in _grade(turns, spans)] == [Status.FAIL]

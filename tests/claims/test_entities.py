@@ -24,6 +24,8 @@ CASES = [
     ("see you tomorrow", "date", "tomorrow"),
     ("at seven thirty in the evening", "time", "19:30"),
     ("a quarter to 5 in the evening", "time", "16:45"),
+    ("ten to five pm", "time", "16:50"),
+    ("thursday, eight to ten a m", "time", "10:00"),
     ("flight HAT318 on the twelfth", "id", "HAT318"),
     ("at half past six pm", "time", "18:30"),
     ("at noon", "time", "12:00"),

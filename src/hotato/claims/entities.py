@@ -170,6 +170,8 @@ def _time_past(m: re.Match[str], rw: Rewritten) -> Entity | None:
     minute = minutes if minutes is not None else int(m.group(1))
     hour = int(m.group(3))
     if m.group(2).lower() in ("to", "til", "till"):
+        if minute not in (5, 10, 15, 20, 25):
+            return None  # "eight to ten a m" is a range, not eight minutes to ten
         minute, hour = 60 - minute, hour - 1 if hour > 1 else 12
     got = _clock(hour, minute, m.group(4))
     if got is None:
