@@ -491,3 +491,15 @@ def test_a_window_said_as_a_range_is_held_to_its_end() -> None:
     assert [s for _, s in _grade(turns, spans)] == [Status.PASS]
     spans[0]["arguments"] = {**window, "window_end": "2025-06-12T12:00"}
     assert [s for _, s in _grade(turns, spans)] == [Status.FAIL]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Once it's delivered, just reach out and we'll get the return started.",
+        "No problem, I'll have that appointment rescheduled for you.",
+    ],
+)
+def test_what_will_be_had_done_is_a_promise(text: str) -> None:
+    claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
+    assert [c.polarity for c in claims] == ["promised"]

@@ -56,6 +56,14 @@ _READBACK = re.compile(
     r"confirm|read and confirm|go over)(?: and (?:verify|confirm))? (?:the |these |this |your )?"
     r"(?:following|details|information|info|order details|booking details)\b"
 )
+# "We'll get the return started", "I'll have that done for you": what will be done, though
+# it ends in a word that says done.
+_WILL_HAVE = re.compile(
+    r"\b(?:i'll|i will|we'll|we will|i'm going to|we're going to|let me|let's|someone will) "
+    r"(?:get|have) (?:it|that|this|them|you|everything|the [a-z]+|your [a-z]+)(?: [a-z]+)? "
+    r"(?:started|done|sorted|set up|taken care of|processed|sent|booked|fixed|going|moving|"
+    r"out|over|scheduled|rescheduled|updated|changed|cancell?ed|refunded)\b"
+)
 # "I was able to confirm that reservation": it is confirmed, not a request to confirm.
 _CONFIRMED = re.compile(r"\b(?:i|we) (?:was|were|have been|'ve been|am|are) able to confirm\b")
 # Markdown emphasis and code marks an LLM agent writes ("has been **cancelled**"): read
@@ -206,6 +214,8 @@ def claims_in_turn(
             hits = []  # "It went through." speaks of the action named just before
         for ctype, own in hits:
             polarity = polarity_of(ctype, data, packs, own)
+            if polarity == "done" and _WILL_HAVE.search(plain):
+                polarity = "promised"
             if polarity is not None:
                 found.append(((s, e), ctype, polarity))
             if polarity != "done":  # offered, asked or read back: a bare "done" may follow
