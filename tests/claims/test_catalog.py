@@ -503,3 +503,27 @@ def test_a_window_said_as_a_range_is_held_to_its_end() -> None:
 def test_what_will_be_had_done_is_a_promise(text: str) -> None:
     claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
     assert [c.polarity for c in claims] == ["promised"]
+
+
+SLOTS = [
+    {"type": "function", "function": {"name": name, "description": text}}
+    for name, text in (
+        ("slot_commit", "Reserve a table for a party at a time."),
+        ("reservations.modify", "Change time, date or party size on a reservation."),
+        ("reservations.cancel", "Cancel a reservation."),
+    )
+]
+
+
+def test_the_turns_own_action_backs_a_claim_no_tool_of_its_type_did() -> None:
+    turns = [
+        ("caller", "A table for two tomorrow at eight."),
+        ("agent", "Okay Sam, table for two tomorrow at 8 pm. Okay, you're booked."),
+    ]
+    booked = {"party_size": 2, "date": "2025-06-10", "time": "20:00"}
+    spans = [{"at": 1, "name": "slot_commit", "arguments": booked}]
+    catalog = _catalog(SLOTS)
+    assert [s for _, s in _grade(turns, spans, catalog)] == [Status.PASS]
+    spans[0]["arguments"] = {**booked, "time": "20:30"}
+    assert [s for _, s in _grade(turns, spans, catalog)] == [Status.FAIL]
+    assert [s for _, s in _grade(turns, [], catalog)] == [Status.FAIL]

@@ -10,6 +10,7 @@ graded only on request (the action must follow); `negated` ones are listed, neve
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,6 +162,11 @@ class Grader:
         self._codes_of: dict[str, set[str]] = {}  # span id -> the codes it holds
         self._known: dict[str, set[str]] | None = None
         self.next_claim: dict[tuple[int, tuple[int, int]], int] = {}  # claim -> next of its type
+        self.after: dict[tuple[int, tuple[int, int]], int] = {}  # claim -> the last one's end
+
+    def _after(self, claim: Claim) -> int:
+        """Where the claim before it in its turn ended: its own values are said after that."""
+        return self.after.get((claim.turn, claim.span), 0)
 
     def aligned(self, claim: Claim, ctype: ClaimType, side_effects: bool = True) -> tuple[str, ...]:
         """The catalog's tools this claim speaks of (see `hotato.claims.align`)."""
@@ -352,7 +358,7 @@ class Grader:
         before = [s for s in spans if record.within(s, limit)]
         ok = [s for s in before if not record.raised(s)]
         previous = self.last_claim.get(claim.type, -1)
-        said = said_for(claim, self.turns, previous, self.packs)
+        said = said_for(claim, self.turns, previous, self.packs, self._after(claim))
         said_doc = {k: [e.text for e in v] for k, v in said.entities.items()}
         fresh = [s for s in ok if self._used(s, claim) is None and not self._spent(s, claim)]
         checked: list[tuple[Span, list[dict[str, Any]]]] = []
@@ -379,6 +385,9 @@ class Grader:
             return repeat
         kind = ctype.description.rstrip(".").lower()
         if not spans:
+            done = self._turn_action(claim, ctype, limit, said)
+            if done is not None:
+                return done
             return self._unbacked(claim, ctype, aligned, limit, said_doc)
         failed = [s for s in before if record.raised(s)]
         if failed and not ok:
@@ -408,6 +417,36 @@ class Grader:
             f"claimed ({kind}), but no new {_action(ctype)} succeeded{tail}",
             [s.id for s in ok][-5:],
             {"said": said_doc},
+        )
+
+    def _turn_action(
+        self, claim: Claim, ctype: ClaimType, limit: float | None, said: Said
+    ) -> tuple[Status, str, list[str], dict[str, Any]] | None:
+        """An action of the claim's own turn (since the caller last spoke) that the claim speaks
+        of, though no tool of its type ran: a table reserved by `slot_commit`, a difference
+        refunded by `modify_pending_order_items`. None when no such call succeeded."""
+        start = record.previous_caller_end(self.turns, claim.turn)
+        calls = [
+            s
+            for s in self._calls_since(start, limit)
+            if not record.raised(s)
+            and self._acts(s)
+            and s.id not in self.ledger.first  # no other claim explains it
+            and speaks_of(claim.text, self._tool(s.name))
+        ]
+        problems: list[dict[str, Any]] = []
+        for span in reversed(calls):
+            problems = record.denied(ctype, span) + self._disagree(ctype, span, said)
+            if not problems:
+                return self._backed(claim, ctype, span, said)
+        if not calls:
+            return None
+        text = "; ".join(describe(ctype, p) for p in problems)
+        return _verdict(
+            Status.FAIL,
+            f"{calls[0].name} ran with other values: {text}",
+            [s.id for s in calls][:5],
+            {"executed": {"span": calls[0].id, "mismatches": problems}},
         )
 
     def _unbacked(
@@ -574,7 +613,13 @@ class Grader:
             return _verdict(Status.PASS, f"no {_action(ctype)} succeeded", [], {})
         last = fresh[-1]
         if not record.raised(last):  # an attempt that failed, of what the claim says, backs it
-            said = said_for(claim, self.turns, self.last_claim.get(claim.type, -1), self.packs)
+            said = said_for(
+                claim,
+                self.turns,
+                self.last_claim.get(claim.type, -1),
+                self.packs,
+                self._after(claim),
+            )
             last = next(
                 (
                     s
@@ -625,7 +670,13 @@ class Grader:
         tools = self.aligned(claim, ctype)
         spans = [s for s in self.spans_for(ctype, tools) if self._used(s, claim) is None]
         after = [s for s in spans if start is None or s.time is None or s.time >= start]
-        said = said_for(claim, self.turns, self.last_claim.get(claim.type, -1), self.packs)
+        said = said_for(
+            claim,
+            self.turns,
+            self.last_claim.get(claim.type, -1),
+            self.packs,
+            self._after(claim),
+        )
         for span in after:
             if not record.raised(span) and not self._disagree(ctype, span, said):
                 return self._backed(claim, ctype, span, said)
@@ -656,6 +707,9 @@ def check_claims(
     """Every claim of the call, graded in transcript order."""
     found = list(claims) if claims is not None else extract(transcript.turns, packs)
     grader = Grader(transcript, trace, state, packs, options or Options())
+    for before, claim in itertools.pairwise(found):
+        if before.turn == claim.turn:
+            grader.after[(claim.turn, claim.span)] = before.span[1]
     for i, claim in enumerate(found):  # the next claim of each claim's type, for promises
         later = next((c for c in found[i + 1 :] if c.type == claim.type), None)
         if later is not None:

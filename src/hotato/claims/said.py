@@ -60,23 +60,33 @@ def confirmed(turns: Sequence[Turn], i: int, packs: PackSet) -> bool:
     return after is not None and after.role != "agent" and _AFFIRMED.match(after.text) is not None
 
 
-def said_for(claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet) -> Said:
-    """The entities stated for a claim, by kind: those of its own sentence first, then what the
-    agent read back since the previous claim of its type and what the caller answered, in the
-    order they were said (a later read-back or correction replacing an earlier one, kind by
-    kind)."""
+def said_for(
+    claim: Claim, turns: Sequence[Turn], previous: int, packs: PackSet, after: int = 0
+) -> Said:
+    """The entities stated for a claim, by kind: those of its own turn from `after` (the end of
+    the claim before it in the turn) to its end first, then what the agent read back since the
+    previous claim of its type and what the caller answered, in the order they were said (a
+    later read-back or correction replacing an earlier one, kind by kind)."""
     own: dict[str, list[Entity]] = {}
     roles: dict[int, frozenset[str]] = {}
     claim_text = turns[claim.turn].text
     listed = _LIST_AFTER.match(turns[claim.turn].text, claim.span[1]) is not None
-    for e in claim.entities:  # its own clause, and a list it introduces
-        if claim.span[0] <= e.span[0] < claim.span[1] or (listed and e.span[0] >= claim.span[0]):
+    for e in claim.entities:  # since the claim before it, and a list it introduces
+        if after <= e.span[0] < claim.span[1] or (listed and e.span[0] >= after):
             own.setdefault(e.kind, []).append(e)
+            roles[id(e)] = role_words(claim_text, e.span[0], e.kind, e.text)
+    sentence = claim.entities[0].span[0] if claim.entities else claim.span[0]
+    before: dict[str, list[Entity]] = {}  # "table for two at eight. okay, you're booked"
+    for e in extract_entities(claim_text[: min(sentence, claim.span[0])]):
+        if e.span[0] >= after:
+            before.setdefault(e.kind, []).append(e)
             roles[id(e)] = role_words(claim_text, e.span[0], e.kind, e.text)
     floor = max(previous, claim.turn - READBACK_WINDOW - 1)
     readbacks = [i for i in range(floor + 1, claim.turn) if _is_readback(turns, i, packs)]
     own_text = fold(turns[claim.turn].text)
-    if not readbacks:
+    if not readbacks:  # what the turn said before the claim is its read-back
+        for kind, entities in before.items():
+            own.setdefault(kind, entities)
         return Said(own, [claim.turn], own_text, roles=roles, own=frozenset(own))
     context: dict[str, list[Entity]] = {}
     last = readbacks[-1]
