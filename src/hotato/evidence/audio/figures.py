@@ -45,9 +45,7 @@ def whole_call(tl: Timeline, scored: list[Scored]) -> dict[str, Any]:
         if ev.response is not None and ev.caller_end is not None:
             by_response[ev.response] = ev
     gaps = [ev.gap * hop for ev in by_response.values() if ev.gap is not None]
-    premature = [
-        ev.premature * hop for ev in by_response.values() if ev.premature not in (None, 0)
-    ]
+    premature = [ev.premature * hop for ev in by_response.values() if ev.premature not in (None, 0)]
     talking = [ev for ev in scored if ev.talking]
     stops = [ev for ev in talking if ev.stop is not None]
     return {

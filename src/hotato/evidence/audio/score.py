@@ -63,7 +63,9 @@ def _raw(rec: Recording, channel: int, level: vad.Energy, opts: Options) -> np.n
     if opts.vad == "energy" or opts.compat is not None:
         return level.db >= level.threshold_db
     n = len(level.db)
-    det = vad.webrtc_active(rec, channel) if opts.vad == "webrtc" else vad.silero_active(rec, channel)
+    det = (
+        vad.webrtc_active(rec, channel) if opts.vad == "webrtc" else vad.silero_active(rec, channel)
+    )
     det = det[:n]
     return det & (level.db >= level.floor_db + opts.rule.level_margin_db)
 
@@ -91,7 +93,9 @@ def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -
     }
     reason = gate.channel_count_reason(rec.channels)
     if reason is None and max(lay.caller, lay.agent) >= rec.channels:
-        raise UsageError.one(f"layout {opts.layout!r} needs {max(lay.caller, lay.agent) + 1} channels")
+        raise UsageError.one(
+            f"layout {opts.layout!r} needs {max(lay.caller, lay.agent) + 1} channels"
+        )
     if reason is not None:
         return envelope(recording, [unscorable_event(reason)], reason)
     caller_x, agent_x = channel_float(rec, lay.caller), channel_float(rec, lay.agent)

@@ -1,0 +1,108 @@
+"""Timing from a recording, as a use case: `hotato timing score`, and the timing evidence a
+graded call gets from its `--audio` when no `--timing` file is given."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from hotato.evidence.audio import Options, score_recording
+from hotato.kinds import REGISTRY
+from hotato.kinds._base import Spec
+from hotato.model.errors import InputError
+from hotato.model.status import Source
+from hotato.report.json_out import encoded
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class TimingScore:
+    """A scored recording: the timing document `--timing` reads (hotato 1.x's event names,
+    one event per caller onset, the whole call under the first event's `call`)."""
+
+    document: dict[str, Any]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = self.document["events"]
+        return events
+
+    @property
+    def scorable(self) -> bool:
+        return not any(e.get("scorable") is False for e in self.events)
+
+    @property
+    def reason(self) -> str | None:
+        """Why the recording could not be scored; None when it was."""
+        for e in self.events:
+            if e.get("scorable") is False:
+                return str(e.get("not_scorable_reason"))
+        return None
+
+    def to_json(self) -> bytes:
+        return encoded(self.document)
+
+
+def score_timing(
+    audio: PathLike,
+    *,
+    layout: str = "caller-left",
+    vad: str = "webrtc",
+    onset: float | None = None,
+    compat: str | None = None,
+) -> TimingScore:
+    """Score a stereo recording into its timing document. Raises InputError when the file
+    cannot be decoded and UsageError for an unknown layout / VAD, or a missing extra; a
+    recording that decodes but cannot be scored (mono, a silent channel, two copies) is a
+    TimingScore whose `reason` says why."""
+    opts = Options(layout=layout, vad=vad, onset=onset, compat=compat)
+    return TimingScore(score_recording(audio, opts))
+
+
+def reads_timing(specs: Iterable[Spec]) -> bool:
+    """Whether any of these assertions reads measured timing."""
+    return any(Source.TIMING in REGISTRY[str(s.__struct_config__.tag)].sources(s) for s in specs)
+
+
+def recorded_timing(audio: PathLike) -> TimingScore:
+    """The timing of a call's recording, for grading: scored once per file (the artifact binds
+    the same document); a recording that cannot be decoded or scored, or a missing audio
+    extra, is an unscorable document with the reason, so its timing checks are INCONCLUSIVE."""
+    path = os.path.abspath(os.fspath(audio))
+    st = os.stat(path)
+    return _scored(path, st.st_size, st.st_mtime_ns)
+
+
+def bound_timing(audio: PathLike) -> bytes | None:
+    """The timing document made from `audio` in this process (to bind into the artifact),
+    or None when it was not scored."""
+    path = os.path.abspath(os.fspath(audio))
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (path, st.st_size, st.st_mtime_ns)
+    return _made[key].to_json() if key in _made else None
+
+
+_made: dict[tuple[str, int, int], TimingScore] = {}
+
+
+@functools.lru_cache(maxsize=64)
+def _scored(path: str, size: int, mtime_ns: int) -> TimingScore:
+    from hotato.evidence.audio.document import envelope, unscorable_event
+
+    try:
+        score = score_timing(path)
+    except InputError as exc:  # UsageError too: the audio extra is not installed
+        reason = "; ".join(p.message for p in exc.problems)
+        recording = {"file": os.path.basename(path)}
+        score = TimingScore(envelope(recording, [unscorable_event(reason)], reason))
+    if len(_made) > 256:
+        _made.clear()
+    _made[(path, size, mtime_ns)] = score
+    return score
