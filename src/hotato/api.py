@@ -69,7 +69,8 @@ def grade(
     Evidence left as None is not supplied, and the checks that need it are INCONCLUSIVE (with
     that cause). `timing`: a measured-timing file for latency `field` and outcome
     `field_present` checks; `audio`: the call's stereo recording, scored into timing
-    when no `timing` is given (needs hotato[audio]). To grade many calls against one file, keep a `Grader` instead."""
+    when no `timing` is given (needs hotato[audio]). To grade many calls against one file,
+    keep a `Grader` instead."""
     from hotato.runs.assertions import grade_assertions
 
     return grade_assertions(

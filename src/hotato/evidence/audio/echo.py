@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 MAX_LAG_FRAMES = 40  # 0.4 s of echo path
-MIN_CORRELATION = 0.5
+MIN_CORRELATION = 0.3
 MARGIN_DB = 9.0  # the caller must be this much over the predicted echo
 TAIL_FRAMES = 4
 

@@ -16,4 +16,4 @@ class Rule:
     stop_quiet_sec: float = 1.0  # sustained quiet: a pause between sentences is shorter
     proximity_sec: float = 0.5  # the caller must hold the floor this close to the stop
     premature_tolerance_sec: float = 0.05  # an agent start this far before the caller ends
-    level_margin_db: float = 6.0  # speech frames stand this far over the channel's floor
+    level_margin_db: float = 10.0  # speech frames stand this far over the channel's floor
