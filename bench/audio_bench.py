@@ -139,8 +139,10 @@ def accuracy(dev: Path, labels: list[dict[str, Any]], opts: Options) -> None:
             groups.append("all held 006-007" if held else "all tuned 000-005")
         for g in groups:
             tallies.setdefault(g, Tally()).add(label, doc["events"])
-    print(f"accuracy (vad {opts.vad}); targets: stop right >= 95%, false stops <= 5%, "
-          "stop p90 err <= 0.10 s, gap found >= 95%, onset recall >= 95%, precision >= 90%")
+    print(
+        f"accuracy (vad {opts.vad}); targets: stop right >= 95%, false stops <= 5%, "
+        "stop p90 err <= 0.10 s, gap found >= 95%, onset recall >= 95%, precision >= 90%"
+    )
     order = [f"{c} {s}" for c in CONDITIONS for s in ("all", "tuned 000-005", "held 006-007")]
     order += ["all tuned 000-005", "all held 006-007"]
     for name in order + sorted(k for k in tallies if k.startswith("whole")):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 LAYOUTS = ["caller-left", "agent-left", "vapi", "retell", "twilio", "livekit", "pipecat"]
@@ -60,6 +58,8 @@ def score_cmd(
     Example:
       hotato timing score call.wav --layout vapi --format json > timing.json
     """
+    from hotato.cli._run import Exit
+    from hotato.model.status import ExitCode
     from hotato.report.timing_text import render
     from hotato.runs.timing import score_timing
 
@@ -69,5 +69,4 @@ def score_cmd(
     else:
         click.echo(render(scored.document), nl=False)
     if not scored.scorable:
-        ctx: Any = click.get_current_context()
-        ctx.exit(2)
+        raise Exit(ExitCode.REFUSED)
