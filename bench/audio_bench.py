@@ -113,7 +113,8 @@ class Tally:
             f"{name:<22} stop right {pct(self.right, self.decisions):<16} "
             f"false stops {pct(self.false_stops, self.holds):<14} "
             f"stop p90 err {sec(p90(self.tts_err)):<6} "
-            f"gap found {pct(self.gaps_found, self.gaps):<15} gap p90 err {sec(p90(self.gap_err)):<6} "
+            f"gap found {pct(self.gaps_found, self.gaps):<15} "
+            f"gap p90 err {sec(p90(self.gap_err)):<6} "
             f"onset recall {pct(self.recalled, self.true_onsets):<17} "
             f"precision {pct(self.precise, self.found_onsets):<17} refused {self.refused}"
         )

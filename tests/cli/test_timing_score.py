@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import soundfile as sf
-
 from tests.conftest import hotato
 from tests.evidence.audio.synth import RATE, clip
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soundfile as sf
+from tests.evidence.audio.synth import RATE, clip
 
 from hotato import score_timing
 from hotato.model.errors import InputError, UsageError
-from tests.evidence.audio.synth import RATE, clip
 
 # The agent talks, the caller barges in at 1.0 s, the agent stops at 1.3 s and answers at 3.2 s
 # after the caller ends at 2.5 s.
