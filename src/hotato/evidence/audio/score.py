@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hotato.evidence.audio import compat, echo, gate, vad
-from hotato.evidence.audio.decode import Recording, channel_float, decode
+from hotato.evidence.audio.decode import Recording, decode
 from hotato.evidence.audio.deps import need
 from hotato.evidence.audio.document import (
     echo_block,
@@ -59,15 +59,19 @@ def _check(opts: Options) -> Layout:
 
 
 def _raw(rec: Recording, channel: int, level: vad.Energy, opts: Options) -> np.ndarray:
-    """Per-frame speech decision of one channel: the detector's, over the level floor."""
+    """Per-frame speech decision of one channel: the detector's, on frames that stand
+    `level_margin_db` over the channel's floor."""
     if opts.vad == "energy" or opts.compat is not None:
-        return level.db >= level.threshold_db
+        out: np.ndarray = level.db >= level.threshold_db
+        return out
     n = len(level.db)
-    det = (
-        vad.webrtc_active(rec, channel) if opts.vad == "webrtc" else vad.silero_active(rec, channel)
-    )
-    det = det[:n]
-    return det & (level.db >= level.floor_db + opts.rule.level_margin_db)
+    loud = level.db >= level.floor_db + opts.rule.level_margin_db
+    if opts.vad == "webrtc":
+        det = vad.webrtc_active(rec, channel, where=loud)
+    else:
+        det = vad.silero_active(rec, channel)
+    out = det[:n] & loud
+    return out
 
 
 def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -> dict[str, Any]:
@@ -98,14 +102,13 @@ def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -
         )
     if reason is not None:
         return envelope(recording, [unscorable_event(reason)], reason)
-    caller_x, agent_x = channel_float(rec, lay.caller), channel_float(rec, lay.agent)
+    caller_x, agent_x = rec.samples[:, lay.caller], rec.samples[:, lay.agent]
     caller_lv, agent_lv = vad.energy(caller_x, rec.rate), vad.energy(agent_x, rec.rate)
     reason = (
         gate.silent_reason("caller", caller_lv.db)
         or gate.silent_reason("agent", agent_lv.db)
-        or gate.copies_reason(caller_x[::3], agent_x[::3])
+        or gate.copies_reason(caller_x[::5], agent_x[::5])
     )
-    del caller_x, agent_x
     if reason is not None:
         return envelope(recording, [unscorable_event(reason)], reason)
     hop = caller_lv.hop_sec

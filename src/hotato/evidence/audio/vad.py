@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hotato.evidence.audio.decode import Recording, channel_float, channel_pcm16
+from hotato.evidence.audio.decode import Recording, channel_pcm16
 from hotato.evidence.audio.deps import need
 from hotato.model.errors import UsageError
 
@@ -31,17 +31,48 @@ class Energy:
     hop_sec: float
 
 
+def _hop_energy(x: np.ndarray, hop: int) -> np.ndarray:
+    """Sum of squares of each `hop`-sample block (the last one shorter), exact for int16
+    samples (integer arithmetic), float64 for float samples; read in chunks so a long call
+    never holds a float64 copy of itself."""
+    np_ = need("numpy")
+    n = len(x)
+    blocks = -(-n // hop)
+    out = np_.empty(blocks, dtype=np_.float64)
+    chunk = hop * 8192
+    for start in range(0, n, chunk):
+        part = np_.ascontiguousarray(x[start : start + chunk])
+        whole = len(part) // hop
+        wide = part.astype(np_.int64 if part.dtype == np_.int16 else np_.float64)
+        k = start // hop
+        out[k : k + whole] = (wide[: whole * hop].reshape(whole, hop) ** 2).sum(axis=1)
+        if len(part) > whole * hop:
+            out[k + whole] = float((wide[whole * hop :] ** 2).sum())
+    if x.dtype == np_.int16:
+        out /= 32768.0**2
+    return out
+
+
 def frame_db(x: np.ndarray, rate: int) -> tuple[np.ndarray, float]:
     """RMS in dBFS of 20 ms frames starting every 10 ms (the last frames shorter), the
-    framing hotato 1.x used; and the hop in seconds."""
+    framing hotato 1.x used; and the hop in seconds. `x`: int16 (read as x / 32768, as 1.x
+    read PCM) or float samples."""
     np_ = need("numpy")
     frame = max(1, round(rate * FRAME_SEC))
     hop = max(1, round(rate * HOP_SEC))
     n = len(x)
-    starts = np_.arange(0, n, hop)
-    csum = np_.concatenate(([0.0], np_.cumsum(x.astype(np_.float64) ** 2)))
-    ends = np_.minimum(starts + frame, n)
-    mean = (csum[ends] - csum[starts]) / (ends - starts)
+    if frame == 2 * hop:
+        e = _hop_energy(x, hop)
+        nxt = np_.concatenate((e[1:], [0.0]))
+        starts = np_.arange(len(e)) * hop
+        length = np_.minimum(starts + frame, n) - starts
+        mean = (e + nxt) / length
+    else:  # a rate whose 20 ms is not two 10 ms hops: running sums
+        xf = x.astype(np_.float64) / (32768.0 if x.dtype == np_.int16 else 1.0)
+        starts = np_.arange(0, n, hop)
+        csum = np_.concatenate(([0.0], np_.cumsum(xf**2)))
+        ends = np_.minimum(starts + frame, n)
+        mean = (csum[ends] - csum[starts]) / (ends - starts)
     rms = np_.sqrt(np_.maximum(mean, 0.0))
     return 20.0 * np_.log10(np_.maximum(rms, 1e-6)), hop / rate
 
@@ -60,17 +91,15 @@ def energy(x: np.ndarray, rate: int, rel_db: float = 15.0) -> Energy:
     return Energy(db=db, floor_db=floor, threshold_db=threshold, hop_sec=hop)
 
 
-def energy_active(rec: Recording, channel: int) -> tuple[np.ndarray, Energy]:
-    level = energy(channel_float(rec, channel), rec.rate)
-    return level.db >= level.threshold_db, level
-
-
 def _webrtc_rate(rate: int) -> int:
     return rate if rate in (8000, 16000, 32000, 48000) else 16000
 
 
-def webrtc_active(rec: Recording, channel: int, mode: int = 2) -> np.ndarray:
-    """webrtcvad's decision per 10 ms frame (aggressiveness `mode`)."""
+def webrtc_active(
+    rec: Recording, channel: int, mode: int = 2, where: np.ndarray | None = None
+) -> np.ndarray:
+    """webrtcvad's decision per 10 ms frame (aggressiveness `mode`); only frames `where` is
+    True are asked (the rest are not speech), which keeps a long call fast."""
     np_ = need("numpy")
     webrtcvad = need("webrtcvad")
     rate = _webrtc_rate(rec.rate)
@@ -81,9 +110,9 @@ def webrtc_active(rec: Recording, channel: int, mode: int = 2) -> np.ndarray:
     buf = pcm[: n * step].tobytes()
     width = step * 2
     is_speech = vad.is_speech
-    out = np_.fromiter(
-        (is_speech(buf[i * width : (i + 1) * width], rate) for i in range(n)), bool, n
-    )
+    ask = range(n) if where is None else np_.flatnonzero(where[:n]).tolist()
+    out = np_.zeros(n, dtype=bool)
+    out[list(ask)] = [is_speech(buf[i * width : (i + 1) * width], rate) for i in ask]
     # the last partial frame (if any) repeats the decision before it
     frames = -(-rec.samples.shape[0] // round(rec.rate * HOP_SEC))
     if len(out) < frames:
