@@ -64,9 +64,10 @@ def event(ev: Scored, tl: Timeline, echo: Echo, requested: float | None) -> dict
 
 def echo_block(echo: Echo, hop: float) -> dict[str, Any]:
     return {
-        "coherence": round(echo.correlation, 3),
-        "lag_sec": round(echo.lag_frames * hop, 3),
         "echo_suspected": echo.suspected,
+        "lag_sec": round(echo.lag_frames * hop, 3) if echo.suspected else None,
+        "return_loss_db": round(-echo.gain_db, 1) if echo.suspected else None,
+        "peak_sharpness": round(echo.sharpness, 1),
         "masked": echo.suspected,
     }
 

@@ -117,7 +117,9 @@ def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -
     caller_raw = _raw(rec, lay.caller, caller_lv, opts)[:n]
     if opts.compat is not None:
         return _compat_document(recording, caller_raw, agent_raw, hop, opts)
-    found = echo.estimate(caller_lv.db[:n], agent_lv.db[:n], agent_raw)
+    found = echo.estimate(
+        caller_lv.db[:n], agent_lv.db[:n], agent_raw, caller_x, agent_x, rec.rate
+    )
     caller_raw = caller_raw & echo.mask(caller_lv.db[:n], agent_lv.db[:n], found)
     rule = opts.rule
     bridge = round(rule.bridge_sec / hop)
