@@ -44,8 +44,10 @@ def _delay(caller: np.ndarray, agent: np.ndarray, rate: int) -> tuple[int, float
         if not c.any() or not a.any():
             continue
         cross = np_.fft.rfft(c * window) * np_.conj(np_.fft.rfft(a * window))
-        total = cross / (np_.abs(cross) + 1e-12) if total is None else total + cross / (
-            np_.abs(cross) + 1e-12
+        total = (
+            cross / (np_.abs(cross) + 1e-12)
+            if total is None
+            else total + cross / (np_.abs(cross) + 1e-12)
         )
         used += 1
     if total is None or used < 2:

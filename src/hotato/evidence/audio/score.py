@@ -117,16 +117,16 @@ def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -
     caller_raw = _raw(rec, lay.caller, caller_lv, opts)[:n]
     if opts.compat is not None:
         return _compat_document(recording, caller_raw, agent_raw, hop, opts)
-    found = echo.estimate(
-        caller_lv.db[:n], agent_lv.db[:n], agent_raw, caller_x, agent_x, rec.rate
-    )
+    found = echo.estimate(caller_lv.db[:n], agent_lv.db[:n], agent_raw, caller_x, agent_x, rec.rate)
     caller_raw = caller_raw & echo.mask(caller_lv.db[:n], agent_lv.db[:n], found)
     rule = opts.rule
     bridge = round(rule.bridge_sec / hop)
     shortest = max(1, round(rule.min_run_sec / hop))
     tl = Timeline(
         speech_runs(caller_raw, bridge_frames=bridge, min_frames=shortest),
-        speech_runs(agent_raw, bridge_frames=bridge, min_frames=shortest),
+        speech_runs(
+            agent_raw, bridge_frames=bridge, min_frames=max(1, round(rule.agent_min_run_sec / hop))
+        ),
         n,
         hop,
         rule,
