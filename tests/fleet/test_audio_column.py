@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import soundfile as sf
-
 from tests.conftest import hotato
 from tests.evidence.audio.synth import RATE, clip
 
