@@ -11,7 +11,9 @@ the nearest onset within 0.3 s:
 - false stops (bc_hold and bargein_noyield scored as a stop)
 - time-to-stop p90 error (yield kinds the scorer stopped on)
 - response gap found (turn_gap), and its p90 error
-- onsets within 0.1 s of a labelled caller onset: recall and precision
+- onsets within 0.1 s of a labelled caller onset (every caller run start, restarts after a
+  pause inside an utterance included): recall and precision; and the share of labelled events
+  (the utterance's first onset) with a scored onset within 0.1 s
 
 reported on the base timelines the rule was tuned on (000-005), apart on the rest (006-007),
 and on the 3-minute whole call. Then: a 10-minute stereo call (the whole call four times,
@@ -67,6 +69,7 @@ class Tally:
         self.gap_err: list[float] = []
         self.true_onsets = self.recalled = self.found_onsets = self.precise = 0
         self.refused = 0
+        self.events = self.events_found = 0
 
     def add(self, label: dict[str, Any], events: list[dict[str, Any]]) -> None:
         scored = [e for e in events if e.get("scorable") is not False]
@@ -84,6 +87,8 @@ class Tally:
     def _event(self, ev: dict[str, Any], scored: list[dict[str, Any]]) -> None:
         kind, beh = ev["kind"], ev["behaviour"]
         got = match(ev["onset_sec"], scored)
+        self.events += 1
+        self.events_found += got is not None and abs(got["onset_sec"] - ev["onset_sec"]) <= 0.1
         if kind in YIELD_KINDS:
             self.decisions += 1
             did = None if got is None else got["verdict"]["did_yield"]
@@ -116,6 +121,7 @@ class Tally:
             f"gap found {pct(self.gaps_found, self.gaps):<15} "
             f"gap p90 err {sec(p90(self.gap_err)):<6} "
             f"onset recall {pct(self.recalled, self.true_onsets):<17} "
+            f"(event onsets {pct(self.events_found, self.events):<15}) "
             f"precision {pct(self.precise, self.found_onsets):<17} refused {self.refused}"
         )
 
