@@ -47,7 +47,7 @@ def whole_call(tl: Timeline, scored: list[Scored]) -> dict[str, Any]:
     gaps = [ev.gap * hop for ev in by_response.values() if ev.gap is not None]
     premature = [ev.premature * hop for ev in by_response.values() if ev.premature not in (None, 0)]
     talking = [ev for ev in scored if ev.talking]
-    stops = [ev for ev in talking if ev.stop is not None]
+    stop_times = [max(0, ev.stop - ev.onset) * hop for ev in talking if ev.stop is not None]
     return {
         "events": [
             {
@@ -65,11 +65,11 @@ def whole_call(tl: Timeline, scored: list[Scored]) -> dict[str, Any]:
         "figures": {
             "caller_onsets": len(scored),
             "onsets_over_agent": len(talking),
-            "agent_stops": len(stops),
+            "agent_stops": len(stop_times),
             "response_gap_sec": spread(gaps),
             "premature_start_sec": spread(premature),
             "talk_over_sec": spread([ev.talk_over * hop for ev in talking]),
-            "stop_time_sec": spread([max(0, ev.stop - ev.onset) * hop for ev in stops]),  # type: ignore[operator]
+            "stop_time_sec": spread(stop_times),
             "longest_silence_sec": round(_longest_silence(tl), 3),
             "caller_speech_sec": round(sum(e - s for s, e in tl.caller) * hop, 3),
             "agent_speech_sec": round(sum(e - s for s, e in tl.agent) * hop, 3),

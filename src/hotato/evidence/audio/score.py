@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from hotato.evidence.audio import compat, echo, gate, vad
 from hotato.evidence.audio.decode import Recording, decode
-from hotato.evidence.audio.deps import need
 from hotato.evidence.audio.document import (
-    echo_block,
     envelope,
     event,
     unscorable_event,
@@ -148,7 +146,6 @@ def _compat_document(
     hop: float,
     opts: Options,
 ) -> dict[str, Any]:
-    np_ = need("numpy")
     c, a = compat.tracks(caller_raw, hop), compat.tracks(agent_raw, hop)
     r = compat.score(c, a, hop, opts.onset)
     if r["onset"] is None:
@@ -180,6 +177,4 @@ def _compat_document(
         },
         "signals": signals,
     }
-    del np_
-    _ = echo_block
     return envelope(recording, [ev], None)
