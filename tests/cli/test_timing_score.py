@@ -109,3 +109,20 @@ def test_test_run_binds_the_audio_and_the_timing_made_from_it(tmp_path: Path) ->
     assert bound["events"][0]["verdict"]["did_yield"] is True
     verified = hotato("conversation", "verify", "art", cwd=tmp_path)
     assert verified.code == 0, verified.out + verified.err
+
+
+def test_a_recording_that_is_not_audio_makes_the_timing_checks_inconclusive(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "call.wav").write_bytes(b"RIFF" + bytes(64))
+    (tmp_path / "a.yaml").write_text(ASSERTIONS)
+    ran = hotato(
+        "assert", "run", "--assertions", "a.yaml", "--audio", "call.wav", "--format", "json",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert ran.code == 0
+    for r in json.loads(ran.out)["results"]:
+        assert r["status"] == "INCONCLUSIVE"
+        assert (
+            "the recording could not be scored: the recording could not be decoded" in (r["reason"])
+        )
