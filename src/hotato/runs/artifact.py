@@ -70,7 +70,7 @@ def bind(
 
         made = bound_timing(files.audio)  # the timing scored from the recording, when it was
         if made is not None:
-            children.append(Child("timing", "timing.json", data=made))
+            children.append(Child("timing", "timing.json", data=made.to_json()))
 
     def head(bound: dict[str, dict[str, Any]]) -> dict[str, Any]:
         call = {n: b["sha256"] for n, b in bound.items() if n in ("transcript", "trace", "audio")}

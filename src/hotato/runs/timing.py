@@ -3,7 +3,6 @@ graded call gets from its `--audio` when no `--timing` file is given."""
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -72,37 +71,39 @@ def recorded_timing(audio: PathLike) -> TimingScore:
     """The timing of a call's recording, for grading: scored once per file (the artifact binds
     the same document); a recording that cannot be decoded or scored, or a missing audio
     extra, is an unscorable document with the reason, so its timing checks are INCONCLUSIVE."""
-    path = os.path.abspath(os.fspath(audio))
-    st = os.stat(path)
-    return _scored(path, st.st_size, st.st_mtime_ns)
+    key = _key(audio)
+    if key not in _MADE:
+        while len(_MADE) >= _KEEP:
+            _MADE.pop(next(iter(_MADE)))  # the oldest: its call was graded and bound already
+        _MADE[key] = _score(key[0])
+    return _MADE[key]
 
 
-def bound_timing(audio: PathLike) -> bytes | None:
-    """The timing document made from `audio` in this process (to bind into the artifact),
-    or None when it was not scored."""
-    path = os.path.abspath(os.fspath(audio))
+def bound_timing(audio: PathLike) -> TimingScore | None:
+    """The timing document made from `audio` by `recorded_timing` in this process (to bind
+    into the artifact), or None when the recording was not scored."""
     try:
-        st = os.stat(path)
+        return _MADE.get(_key(audio))
     except OSError:
         return None
-    key = (path, st.st_size, st.st_mtime_ns)
-    return _made[key].to_json() if key in _made else None
 
 
-_made: dict[tuple[str, int, int], TimingScore] = {}
+_KEEP = 64
+_MADE: dict[tuple[str, int, int], TimingScore] = {}
 
 
-@functools.lru_cache(maxsize=64)
-def _scored(path: str, size: int, mtime_ns: int) -> TimingScore:
+def _key(audio: PathLike) -> tuple[str, int, int]:
+    path = os.path.abspath(os.fspath(audio))
+    st = os.stat(path)
+    return path, st.st_size, st.st_mtime_ns
+
+
+def _score(path: str) -> TimingScore:
     from hotato.evidence.audio.document import envelope, unscorable_event
 
     try:
-        score = score_timing(path)
+        return score_timing(path)
     except InputError as exc:  # UsageError too: the audio extra is not installed
         reason = "; ".join(p.message for p in exc.problems)
         recording = {"file": os.path.basename(path)}
-        score = TimingScore(envelope(recording, [unscorable_event(reason)], reason))
-    if len(_made) > 256:
-        _made.clear()
-    _made[(path, size, mtime_ns)] = score
-    return score
+        return TimingScore(envelope(recording, [unscorable_event(reason)], reason))
