@@ -130,7 +130,13 @@ def run_cmd(
         given = (
             ", ".join(
                 f"{k}: {v}"
-                for k, v in (("trace", trace), ("transcript", transcript), ("state", state))
+                for k, v in (
+                    ("trace", trace),
+                    ("transcript", transcript),
+                    ("state", state),
+                    ("timing", timing),
+                    ("audio", None if timing else audio),
+                )
                 if v
             )
             or "no evidence"
