@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from hotato.fleet.grade import Progress
     from hotato.fleet.summary import Summary
     from hotato.runs.claims import ClaimsFound, ClaimsGraded
+    from hotato.runs.timing import TimingScore
 
 Paths = Sequence[PathLike]
 
@@ -61,12 +62,15 @@ def grade(
     trace_keys: Paths = (),
     require_signed_trace: bool = False,
     timing: PathLike | None = None,
+    audio: PathLike | None = None,
 ) -> AssertionsResult:
     """Grade one call against an assertions file, as `hotato assert run` does.
 
     Evidence left as None is not supplied, and the checks that need it are INCONCLUSIVE (with
     that cause). `timing`: a measured-timing file for latency `field` and outcome
-    `field_present` checks. To grade many calls against one file, keep a `Grader` instead."""
+    `field_present` checks; `audio`: the call's stereo recording, scored into timing
+    when no `timing` is given (needs hotato[audio]). To grade many calls against one file,
+    keep a `Grader` instead."""
     from hotato.runs.assertions import grade_assertions
 
     return grade_assertions(
@@ -81,6 +85,7 @@ def grade(
         require_signed_trace=require_signed_trace,
         inconclusive_policy=inconclusive_policy,
         timing=timing,
+        audio=audio,
     )
 
 
@@ -420,6 +425,24 @@ def ingest(
     )
 
 
+def score_timing(
+    audio: PathLike,
+    *,
+    layout: str = "caller-left",
+    vad: str = "webrtc",
+    onset: float | None = None,
+    compat: str | None = None,
+) -> TimingScore:
+    """Score a stereo recording into its timing document, as `hotato timing score` does:
+    one event per caller onset in hotato 1.x's names, the whole call under the first event's
+    `call`. `layout`: caller-left, agent-left, vapi, retell, twilio, livekit, pipecat. `vad`:
+    webrtc, energy, silero. `compat="1.20"`: hotato 1.20's rule and numbers. Needs
+    hotato[audio]; see docs/timing.md."""
+    from hotato.runs.timing import score_timing as score
+
+    return score(audio, layout=layout, vad=vad, onset=onset, compat=compat)
+
+
 __all__ = [
     "AssertionSet",
     "AssertionsResult",
@@ -446,6 +469,7 @@ __all__ = [
     "run_suite",
     "run_test",
     "run_trials",
+    "score_timing",
     "sign_label",
     "verify_artifact",
     "verify_label",

@@ -37,6 +37,12 @@ def assert_group() -> None:
 )
 @evidence_options
 @timing_option()
+@click.option(
+    "--audio",
+    metavar="FILE",
+    help="The call's stereo recording: scored into timing (as `hotato timing score` does, "
+    "caller left) when no --timing is given. Needs hotato[audio].",
+)
 @report_format_option(
     "Output format. html: one self-contained page (what was said beside what was done); "
     "markdown: a compact table for a pull-request comment, failing checks first."
@@ -54,6 +60,7 @@ def run_cmd(
     require_signed_trace: bool,
     inconclusive_policy: str | None,
     timing: str | None,
+    audio: str | None,
     fmt: str,
     html_path: str | None,
 ) -> None:
@@ -93,6 +100,7 @@ def run_cmd(
         # not worth freeing one by one on the way out (see _run.end_without_teardown)
         keep_evidence=True,
         timing=timing,
+        audio=audio,
     )
     outcome, auth = graded.outcome, graded.auth
     if fmt == "html" or html_path is not None:
@@ -122,7 +130,13 @@ def run_cmd(
         given = (
             ", ".join(
                 f"{k}: {v}"
-                for k, v in (("trace", trace), ("transcript", transcript), ("state", state))
+                for k, v in (
+                    ("trace", trace),
+                    ("transcript", transcript),
+                    ("state", state),
+                    ("timing", timing),
+                    ("audio", None if timing else audio),
+                )
                 if v
             )
             or "no evidence"

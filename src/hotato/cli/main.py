@@ -55,6 +55,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "fleet_group",
         "Grade a whole fleet of calls into Parquet; summaries, diffs, reports.",
     ),
+    "timing": (
+        "hotato.cli.timing_cmd",
+        "timing_group",
+        "Score a stereo call recording into turn-taking timing events.",
+    ),
     "schema": (
         "hotato.cli.schema_cmd",
         "schema_cmd",

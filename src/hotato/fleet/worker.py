@@ -186,7 +186,10 @@ def _grade_call(
             raise refusal
         bound = binder.bind({c: row.column(c) for c in job.used})
         outcome = grader.grade(
-            trace=local["trace"], transcript=local["transcript"], assertions=bound
+            trace=local["trace"],
+            transcript=local["transcript"],
+            assertions=bound,
+            audio=local["audio"],  # scored into timing when the assertions read timing
         ).outcome
     except Exception as exc:  # anything one call's input provokes refuses that call only
         refused = {

@@ -74,7 +74,8 @@ MISSING_REASON = {
     Source.TRANSCRIPT: "no transcript was supplied (--transcript); {kind} reads what was said",
     Source.STATE: "no state adapter was provided (--state); {kind} reads a post-call system of "
     "record (Authority 2), never the agent's spoken claim",
-    Source.TIMING: "no timing evidence was supplied (--timing); {kind} reads measured timing",
+    Source.TIMING: "no timing evidence was supplied (--timing, or --audio to score the "
+    "recording); {kind} reads measured timing",
 }
 Reads = frozenset[Source] | Callable[[Any], frozenset[Source]]
 Validate = Callable[[Any], list[str]]

@@ -32,3 +32,13 @@ def is_number(value: Any) -> bool:
 
 def is_present(value: Any) -> bool:
     return value is not None
+
+
+def unscorable(timing: Any) -> str | None:
+    """Why the timing cannot be read, when every event in it is marked `scorable: false` (a
+    recording that could not be scored); None otherwise."""
+    events = list(_objects(timing))
+    if events and all(isinstance(e, dict) and e.get("scorable") is False for e in events):
+        reason = events[0].get("not_scorable_reason")
+        return f"the recording could not be scored: {reason or 'no reason given'}"
+    return None

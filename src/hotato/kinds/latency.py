@@ -6,7 +6,7 @@ from operator import attrgetter
 from typing import Any
 
 from hotato.kinds._base import Evidence, Spec, kind
-from hotato.kinds._timing import first_value, is_number
+from hotato.kinds._timing import first_value, is_number, unscorable
 from hotato.kinds._trace_util import derived
 from hotato.model.evidence import Span
 from hotato.model.results import Verdict
@@ -21,7 +21,8 @@ class Latency(Spec, tag="latency", frozen=True):
     Passes when the worst measured latency is at most `max_ms` (or the field at most `max`).
     Fails when a measured latency exceeds `max_ms` (or the field exceeds `max`).
     Inconclusive when the trace (or, for `field`, the timing evidence) was not supplied, or
-    nothing matching carries a measurement.
+    nothing matching carries a measurement, or the recording could not be scored (the reason
+    is given).
 
     Example:
         - id: refund-fast
@@ -64,6 +65,8 @@ def _reads(spec: Latency) -> frozenset[Source]:
 def _check_field(spec: Latency, timing: Any) -> Verdict:
     field, bound = str(spec.field), float(spec.max or 0.0)
     measured = first_value(timing, field, is_number)
+    if measured is None and (why := unscorable(timing)) is not None:
+        return Verdict.inconclusive(why)
     if measured is None:
         return Verdict.inconclusive(f"the timing evidence holds no number at {field!r}")
     if measured <= bound:

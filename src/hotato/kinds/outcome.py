@@ -9,7 +9,7 @@ import msgspec
 from hotato.kinds._base import Evidence, Role, Spec, kind
 from hotato.kinds._payloads import results_of
 from hotato.kinds._regex import matching_turns, pattern_problems
-from hotato.kinds._timing import first_value, is_present
+from hotato.kinds._timing import first_value, is_present, unscorable
 from hotato.kinds._trace_util import derived
 from hotato.kinds.state import judge_state
 from hotato.kinds.tool_call import calls
@@ -121,6 +121,8 @@ def _part(spec: Outcome, part: Part, ev: Evidence) -> tuple[bool | None, str]:
     if part.field_present is not None and part.tool is None:
         if ev.timing is None:
             return None, "no timing evidence was supplied"
+        if (why := unscorable(ev.timing)) is not None:
+            return None, why
         held = first_value(ev.timing, part.field_present, is_present) is not None
         return held, f"field {part.field_present!r} {'is' if held else 'is not'} in the timing"
     if ev.trace is None:

@@ -8,8 +8,10 @@ from hotato.model.results import Verdict
 
 class TimingContract(Spec, tag="timing_contract", frozen=True):
     """Names a hotato 1.x timing-contract bundle (`.hotato`) to re-verify. Accepted so a 1.x
-    assertion file loads and its other assertions are graded; this hotato does not score audio
-    timing, so nothing here passes or fails on it.
+    assertion file loads and its other assertions are graded; this hotato does not re-verify a
+    contract bundle (its stored audio and expectations), so nothing here passes or fails on it.
+    To check timing from a recording, use `latency` with `field` or `outcome` with
+    `field_present` and `--audio` (docs/timing.md).
 
     Passes when: never here.
     Fails when: never here.
@@ -27,6 +29,7 @@ class TimingContract(Spec, tag="timing_contract", frozen=True):
 @kind(TimingContract, reads=set())
 def check(spec: TimingContract, ev: Evidence) -> Verdict:
     return Verdict.inconclusive(
-        f"timing contract {spec.bundle!r} was not re-verified: hotato 2 does not score audio "
-        "timing (hotato 1.x `contract verify` does)"
+        f"timing contract {spec.bundle!r} was not re-verified: hotato 2 does not re-verify "
+        "1.x contract bundles (hotato 1.x `contract verify` does; `hotato timing score` scores "
+        "a recording)"
     )

@@ -65,6 +65,12 @@ def bind(
         children.append(Child("audio", "audio" + _suffix(files.audio, ".wav"), source=files.audio))
     if files.timing:
         children.append(Child("timing", "timing.json", source=files.timing))
+    elif files.audio:
+        from hotato.runs.timing import bound_timing
+
+        made = bound_timing(files.audio)  # the timing scored from the recording, when it was
+        if made is not None:
+            children.append(Child("timing", "timing.json", data=made.to_json()))
 
     def head(bound: dict[str, dict[str, Any]]) -> dict[str, Any]:
         call = {n: b["sha256"] for n, b in bound.items() if n in ("transcript", "trace", "audio")}

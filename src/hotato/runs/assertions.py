@@ -24,6 +24,7 @@ def grade_assertions(
     inconclusive_policy: str | None = None,
     keep_evidence: bool = False,
     timing: PathLike | None = None,
+    audio: PathLike | None = None,
 ) -> AssertionsResult:
     """Load (when given a path), merge packs, check the plan, authenticate the trace when asked,
     read the evidence and grade. Raises InputError for anything refused."""
@@ -38,5 +39,9 @@ def grade_assertions(
         require_signed_trace=require_signed_trace,
     ) as grader:
         return grader.grade(
-            trace=trace, transcript=transcript, keep_evidence=keep_evidence, timing=timing
+            trace=trace,
+            transcript=transcript,
+            keep_evidence=keep_evidence,
+            timing=timing,
+            audio=audio,
         )

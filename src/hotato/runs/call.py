@@ -60,6 +60,11 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Con
         from hotato.evidence.timing import load_timing
 
         sources.timing = load_timing(files.timing)
+    elif files.audio is not None:
+        from hotato.runs.timing import reads_timing, recorded_timing
+
+        if reads_timing(test.deterministic):
+            sources.timing = recorded_timing(files.audio).events
     run = run_test(
         test,
         sources,

@@ -83,13 +83,15 @@ class Grader:
         assertions: AssertionSet | None = None,
         keep_evidence: bool = False,
         timing: PathLike | None = None,
+        audio: PathLike | None = None,
     ) -> AssertionsResult:
         """Grade one call. Evidence left as None is not supplied: its checks are INCONCLUSIVE.
         `state` here replaces the grader's own for this call only; so do `assertions` (the
         grader's own with this call's values bound, as a fleet run's `${call.col}` does).
         `keep_evidence` keeps the call's loaded evidence on the result (for the report page);
         a batch leaves it off so a graded call's trace is not held in memory.
-        `timing`: a timing file (see hotato.evidence.timing)."""
+        `timing`: a timing file (see hotato.evidence.timing). `audio`: the call's stereo
+        recording, scored into timing when no `timing` is given (see hotato.runs.timing)."""
         trace_path = None
         if isinstance(trace, Trace):
             if self.trace_keys or self.require_signed_trace:
@@ -110,6 +112,13 @@ class Grader:
 
             sources.timing = load_timing(timing)
         aset = assertions if assertions is not None else self.assertions
+        if timing is None and audio is not None:
+            from hotato.runs.timing import reads_timing, recorded_timing
+
+            if not os.path.isfile(os.fspath(audio)):
+                raise InputError.one("audio file does not exist", file=os.fspath(audio))
+            if reads_timing(aset.specs):
+                sources.timing = recorded_timing(audio).events
         outcome = run(aset, sources, self.inconclusive_policy)
         return AssertionsResult(outcome, auth, sources if keep_evidence else None)
 

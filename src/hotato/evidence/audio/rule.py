@@ -1,0 +1,20 @@
+"""The settings of the turn-taking rule, in seconds. Defaults are documented in
+docs/timing.md ("The yield rule") and tuned on the development set's base timelines
+000-005 only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rule:
+    bridge_sec: float = 0.15  # a pause up to this long stays inside one run of speech
+    min_run_sec: float = 0.05  # a shorter burst of caller activity is not speech
+    agent_min_run_sec: float = 0.10  # a shorter agent sound (a click, a breath) ends no quiet
+    lookback_sec: float = 0.10  # the agent was talking at an onset if active this close before
+    search_sec: float = 3.0  # a stop is looked for this long after the caller's onset
+    stop_quiet_sec: float = 1.0  # sustained quiet: a pause between sentences is shorter
+    proximity_sec: float = 0.5  # the caller must hold the floor this close to the stop
+    premature_tolerance_sec: float = 0.05  # an agent start this far before the caller ends
+    level_margin_db: float = 10.0  # speech frames stand this far over the channel's floor

@@ -1,0 +1,180 @@
+"""Scoring a recording into the timing document."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from hotato.evidence.audio import compat, echo, gate, vad
+from hotato.evidence.audio.decode import Recording, decode
+from hotato.evidence.audio.document import (
+    envelope,
+    event,
+    unscorable_event,
+)
+from hotato.evidence.audio.events import Timeline
+from hotato.evidence.audio.figures import whole_call
+from hotato.evidence.audio.layouts import LAYOUTS, Layout
+from hotato.evidence.audio.rule import Rule
+from hotato.evidence.audio.tracks import speech_runs
+from hotato.model.errors import UsageError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+COMPAT = ("1.20",)
+
+
+@dataclass(frozen=True)
+class Options:
+    layout: str = "caller-left"
+    vad: str = "webrtc"
+    onset: float | None = None
+    compat: str | None = None
+    rule: Rule = field(default_factory=Rule)
+
+
+def _sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _check(opts: Options) -> Layout:
+    if opts.layout not in LAYOUTS:
+        raise UsageError.one(f"unknown layout {opts.layout!r} (one of {', '.join(LAYOUTS)})")
+    if opts.vad not in vad.NAMES:
+        raise UsageError.one(f"unknown VAD {opts.vad!r} (one of {', '.join(vad.NAMES)})")
+    if opts.compat is not None and opts.compat not in COMPAT:
+        raise UsageError.one(f"unknown compat {opts.compat!r} (one of {', '.join(COMPAT)})")
+    if opts.onset is not None and opts.onset < 0:
+        raise UsageError.one("--onset must be zero or more seconds")
+    return LAYOUTS[opts.layout]
+
+
+def _raw(rec: Recording, channel: int, level: vad.Energy, opts: Options) -> np.ndarray:
+    """Per-frame speech decision of one channel: the detector's, on frames that stand
+    `level_margin_db` over the channel's floor."""
+    if opts.vad == "energy" or opts.compat is not None:
+        out: np.ndarray = level.db >= level.threshold_db
+        return out
+    n = len(level.db)
+    loud = level.db >= level.floor_db + opts.rule.level_margin_db
+    if opts.vad == "webrtc":
+        det = vad.webrtc_active(rec, channel, where=loud)
+    else:
+        det = vad.silero_active(rec, channel)
+    out = det[:n] & loud
+    return out
+
+
+def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -> dict[str, Any]:
+    """The timing document of the recording at `path` (InputError when it cannot be
+    decoded; an unscorable recording is a document whose one event says why)."""
+    opts = opts or Options()
+    lay = _check(opts)
+    name = str(path)
+    rec = decode(name)
+    recording: dict[str, Any] = {
+        "file": os.path.basename(name),
+        "sha256": _sha256(name),
+        "format": rec.format,
+        "subtype": rec.subtype,
+        "sample_rate": rec.rate,
+        "channels": rec.channels,
+        "duration_sec": round(rec.duration_sec, 3),
+        "layout": opts.layout,
+        "caller_channel": lay.caller,
+        "agent_channel": lay.agent,
+        "vad": "energy" if opts.compat else opts.vad,
+        "rule": "hotato-1.20" if opts.compat else "sustained-quiet",
+    }
+    reason = gate.channel_count_reason(rec.channels)
+    if reason is None and max(lay.caller, lay.agent) >= rec.channels:
+        raise UsageError.one(
+            f"layout {opts.layout!r} needs {max(lay.caller, lay.agent) + 1} channels"
+        )
+    if reason is not None:
+        return envelope(recording, [unscorable_event(reason)], reason)
+    caller_x, agent_x = rec.samples[:, lay.caller], rec.samples[:, lay.agent]
+    caller_lv, agent_lv = vad.energy(caller_x, rec.rate), vad.energy(agent_x, rec.rate)
+    reason = (
+        gate.silent_reason("caller", caller_lv.db)
+        or gate.silent_reason("agent", agent_lv.db)
+        or gate.copies_reason(caller_x[::5], agent_x[::5])
+    )
+    if reason is not None:
+        return envelope(recording, [unscorable_event(reason)], reason)
+    hop = caller_lv.hop_sec
+    n = min(len(caller_lv.db), len(agent_lv.db))
+    agent_raw = _raw(rec, lay.agent, agent_lv, opts)[:n]
+    caller_raw = _raw(rec, lay.caller, caller_lv, opts)[:n]
+    if opts.compat is not None:
+        return _compat_document(recording, caller_raw, agent_raw, hop, opts)
+    found = echo.estimate(caller_lv.db[:n], agent_lv.db[:n], agent_raw, caller_x, agent_x, rec.rate)
+    caller_raw = caller_raw & echo.mask(caller_lv.db[:n], agent_lv.db[:n], found)
+    rule = opts.rule
+    bridge = round(rule.bridge_sec / hop)
+    shortest = max(1, round(rule.min_run_sec / hop))
+    tl = Timeline(
+        speech_runs(caller_raw, bridge_frames=bridge, min_frames=shortest),
+        speech_runs(
+            agent_raw, bridge_frames=bridge, min_frames=max(1, round(rule.agent_min_run_sec / hop))
+        ),
+        n,
+        hop,
+        rule,
+    )
+    if not tl.caller:
+        reason = "the caller channel holds no speech the detector found"
+        return envelope(recording, [unscorable_event(reason)], reason)
+    onsets = [round(opts.onset / hop)] if opts.onset is not None else tl.onsets()
+    scored = [tl.score(min(o, n - 1)) for o in onsets]
+    events = [event(ev, tl, found, opts.onset) for ev in scored]
+    events[0]["call"] = whole_call(tl, scored)
+    return envelope(recording, events, None)
+
+
+def _compat_document(
+    recording: dict[str, Any],
+    caller_raw: np.ndarray,
+    agent_raw: np.ndarray,
+    hop: float,
+    opts: Options,
+) -> dict[str, Any]:
+    c, a = compat.tracks(caller_raw, hop), compat.tracks(agent_raw, hop)
+    r = compat.score(c, a, hop, opts.onset)
+    if r["onset"] is None:
+        reason = "no caller onset was detected"
+        return envelope(recording, [unscorable_event(reason)], reason)
+    signals: dict[str, Any] = {
+        "barge_in": {
+            "did_yield": r["did_yield"],
+            "time_to_yield_sec": r["time_to_yield"],
+            "talk_over_sec": r["talk_over"],
+        },
+        "latency": {"response_gap_sec": r["gap"], "premature_start_sec": r["premature"]},
+    }
+    ev = {
+        "event_id": f"onset-{r['onset']:.2f}",
+        "onset_sec": r["onset"],
+        "verdict": {
+            "did_yield": r["did_yield"],
+            "seconds_to_yield": r["time_to_yield"],
+            "talk_over_sec": r["talk_over"],
+        },
+        "measurements": {
+            "caller_onset_sec": r["onset"],
+            "detected_caller_onset_sec": r["detected"],
+            "onset_requested_sec": opts.onset,
+            "agent_talking_at_onset": r["talking"],
+            "hop_sec": hop,
+            "notes": "" if r["talking"] else "agent was not speaking at caller onset",
+        },
+        "signals": signals,
+    }
+    return envelope(recording, [ev], None)

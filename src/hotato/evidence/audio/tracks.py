@@ -1,0 +1,49 @@
+"""Speech runs from per-frame decisions: gaps shorter than a bridge are closed (one
+utterance, not two), runs shorter than a minimum are dropped (a click, not speech)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hotato.evidence.audio.deps import need
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Runs = list[tuple[int, int]]  # [start, end) frame indices
+
+
+def runs_of(active: np.ndarray) -> Runs:
+    """The [start, end) runs of True frames."""
+    np_ = need("numpy")
+    a = np_.concatenate(([False], active.astype(bool), [False]))
+    edges = np_.flatnonzero(a[1:] != a[:-1])
+    return [(int(s), int(e)) for s, e in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def bridge(runs: Runs, max_gap: int) -> Runs:
+    """Runs with gaps of at most `max_gap` frames closed."""
+    out: Runs = []
+    for s, e in runs:
+        if out and s - out[-1][1] <= max_gap:
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
+
+
+def drop_short(runs: Runs, min_len: int) -> Runs:
+    return [(s, e) for s, e in runs if e - s >= min_len]
+
+
+def speech_runs(active: np.ndarray, *, bridge_frames: int, min_frames: int) -> Runs:
+    """Runs of speech: short blips dropped first, then the gaps between words bridged."""
+    return bridge(drop_short(runs_of(active), min_frames), bridge_frames)
+
+
+def to_track(runs: Runs, n: int) -> np.ndarray:
+    np_ = need("numpy")
+    track = np_.zeros(n, dtype=bool)
+    for s, e in runs:
+        track[s:e] = True
+    return track
