@@ -527,3 +527,23 @@ def test_the_turns_own_action_backs_a_claim_no_tool_of_its_type_did() -> None:
     spans[0]["arguments"] = {**booked, "time": "20:30"}
     assert [s for _, s in _grade(turns, spans, catalog)] == [Status.FAIL]
     assert [s for _, s in _grade(turns, [], catalog)] == [Status.FAIL]
+
+
+def test_a_street_said_whole_is_the_street_written_short() -> None:
+    turns = [
+        (
+            "agent",
+            "It ships to 3302 Riverside Drive. I'll change it to 1450 Oak Avenue, Austin. OK?",
+        ),
+        ("caller", "Yes."),
+        ("agent", "Your shipping address has been updated."),
+    ]
+    moved = {"address": {"address1": "1450 Oak Ave", "city": "Austin"}}
+    spans = [{"at": 2, "name": "modify_order_address", "arguments": moved}]
+    assert Status.FAIL not in [s for _, s in _grade(turns, spans)]
+
+
+def test_no_money_was_moved_says_nothing_was_done() -> None:
+    text = "The transfer couldn't be completed. No money was moved."
+    claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
+    assert "done" not in [c.polarity for c in claims]

@@ -80,9 +80,20 @@ def role_words(text: str, at: int, kind: str = "", own: str = "", width: int = 3
     return frozenset(_role_set(clause))
 
 
+# Street words said whole or written short: "1450 Oak Avenue" is "1450 Oak Ave".
+_STREET = {
+    "avenue": "ave", "street": "st", "drive": "dr", "road": "rd", "boulevard": "blvd",
+    "apartment": "apt", "suite": "ste", "lane": "ln", "court": "ct", "place": "pl",
+    "highway": "hwy", "parkway": "pkwy", "terrace": "ter", "square": "sq", "circle": "cir",
+}  # fmt: skip
+_STREET_WORD = re.compile(r"\b(?:" + "|".join(_STREET) + r")\b")
+
+
 def fold(text: str) -> str:
-    """Lower case, letters and digits only, single spaces: how names are compared."""
-    return " " + _FOLD.sub(" ", text.lower()).strip() + " "
+    """Lower case, letters and digits only, single spaces, street words short: how names are
+    compared."""
+    folded = _FOLD.sub(" ", text.lower()).strip()
+    return " " + _STREET_WORD.sub(lambda m: _STREET[m.group(0)], folded) + " "
 
 
 def flat_args(value: Any, prefix: str = "", depth: int = 0) -> Iterator[tuple[str, Any]]:
