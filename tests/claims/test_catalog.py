@@ -547,3 +547,17 @@ def test_no_money_was_moved_says_nothing_was_done() -> None:
     text = "The transfer couldn't be completed. No money was moved."
     claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
     assert "done" not in [c.polarity for c in claims]
+
+
+@pytest.mark.parametrize(
+    ("text", "polarity"),
+    [
+        ("I've gone ahead and frozen your credit card ending 7719.", "done"),
+        ("I froze your card.", "done"),
+        ("Your points have been applied!", "done"),
+        ("Per our policy, a provisional credit is applied while we investigate.", None),
+    ],
+)
+def test_irregular_and_policy_forms(text: str, polarity: str | None) -> None:
+    claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
+    assert [c.polarity for c in claims if c.polarity == "done"] == ([polarity] if polarity else [])
