@@ -561,3 +561,16 @@ def test_no_money_was_moved_says_nothing_was_done() -> None:
 def test_irregular_and_policy_forms(text: str, polarity: str | None) -> None:
     claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
     assert [c.polarity for c in claims if c.polarity == "done"] == ([polarity] if polarity else [])
+
+
+def test_a_plan_of_payments_is_held_to_its_installments_and_not_to_an_rx_number() -> None:
+    turns = [
+        ("agent", "Okay, so four payments starting July 1st. Go ahead?"),
+        ("caller", "Yes."),
+        ("agent", "Alright, you're enrolled, four payments starting July 1st."),
+    ]
+    plan = {"account_id": "TC-610077", "installments": 6, "start_date": "2025-07-01"}
+    spans = [{"at": 2, "name": "paymentPlan.create", "arguments": plan}]
+    assert Status.FAIL in [s for _, s in _grade(turns, spans)]
+    spans[0]["arguments"] = {**plan, "installments": 4, "rx_number": "6120448"}
+    assert Status.FAIL not in [s for _, s in _grade(turns, spans)]

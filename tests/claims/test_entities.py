@@ -25,6 +25,8 @@ CASES = [
     ("at seven thirty in the evening", "time", "19:30"),
     ("a quarter to 5 in the evening", "time", "16:45"),
     ("ten to five pm", "time", "16:50"),
+    ("a ninety day supply", "count", 90),
+    ("four payments of one twenty", "count", 4),
     ("thursday, eight to ten a m", "time", "10:00"),
     ("flight HAT318 on the twelfth", "id", "HAT318"),
     ("at half past six pm", "time", "18:30"),

@@ -121,9 +121,9 @@ def read_value(kind: str, value: Any) -> Any:
         return None
     text = str(value).strip()
     if kind == "count":
-        if isinstance(value, int) or text.isdigit():
+        if (isinstance(value, int) or text.isdigit()) and int(text) <= 10_000:
             return int(text)
-        return None
+        return None  # not a number, or a number too large to count (an Rx number)
     if kind == "amount":
         m = _NUMBER.match(text)
         if not m:

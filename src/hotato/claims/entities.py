@@ -71,7 +71,9 @@ _MONEY_CUE = (
 _COUNT_UNIT = (
     r"(tickets?|seats?|people|persons?|guests?|adults?|children|kids|rooms?|nights?|"
     r"passengers?|travell?ers?|items?|bags?|units?|spots?|of us|licen[cs]es?|users?|lines?|"
-    r"boxes|box|packs?|pairs?|bottles?|cans?|books?|devices?|drivers?|vehicles?|cards?)"
+    r"boxes|box|packs?|pairs?|bottles?|cans?|books?|devices?|drivers?|vehicles?|cards?|"
+    r"payments|installments|instalments|tablets|pills|doses|refills|sessions|lessons|"
+    r"day supply|days supply|day's supply|days' supply)"
 )
 _ID_CUE = (
     r"(?:confirmation|order|reference|booking|reservation|ticket|case|tracking|transaction|"
