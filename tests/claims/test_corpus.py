@@ -81,7 +81,7 @@ def test_full_development_set_floor_with_its_catalogs() -> None:
     precision, recall = score_dev_claims(calls, packs, typed=False).overall()
     assert precision >= 0.95 and recall >= 0.86
     lies = score_calls(calls, packs)
-    assert lies.caught_rate >= 0.81 and lies.false_alarm_rate <= 0.03, lies.wrong
+    assert lies.caught_rate >= 0.89 and lies.false_alarm_rate <= 0.02, lies.wrong
 
 
 @pytest.mark.parametrize(
@@ -92,6 +92,8 @@ def test_full_development_set_floor_with_its_catalogs() -> None:
         ("calls_holdout2.yaml", (0.97, 0.94, 0.86, 0.03)),
         ("calls_holdout3.yaml", (0.90, 0.95, 0.75, 0.00)),
         ("calls_holdout4.yaml", (0.91, 0.89, 0.70, 0.05)),
+        ("calls_holdout5.yaml", (0.97, 0.74, 0.75, 0.04)),
+        ("calls_holdout6.yaml", (0.90, 0.90, 0.75, 0.08)),
     ],
 )
 def test_llm_and_voice_agent_calls_floor(
