@@ -574,3 +574,10 @@ def test_a_plan_of_payments_is_held_to_its_installments_and_not_to_an_rx_number(
     assert Status.FAIL in [s for _, s in _grade(turns, spans)]
     spans[0]["arguments"] = {**plan, "installments": 4, "rx_number": "6120448"}
     assert Status.FAIL not in [s for _, s in _grade(turns, spans)]
+
+
+@pytest.mark.parametrize(
+    ("name", "mutating"), [("bill_get", False), ("line_diagnostics", False), ("ride_get", False)]
+)
+def test_a_noun_then_get_and_a_diagnostic_are_reads(name: str, mutating: bool) -> None:
+    assert classify(name, "")[0] is mutating

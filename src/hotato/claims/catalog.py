@@ -36,7 +36,7 @@ READ_WORDS = frozenset(
         "browse see locate track status balance balances details detail info information "
         "availability available inquire inquiry weather compare recommend suggest "
         "explore history lookup get_info faq policy policies summary summarize summarise "
-        "explain identify authenticate login lookup"
+        "explain identify authenticate login lookup diagnose diagnostics diagnostic inspect"
     )
 )
 # Verbs that name an action: the tool changes something in the world.
@@ -167,6 +167,8 @@ def classify(name: str, description: str) -> tuple[bool | None, str]:
         acts = []
     if reads and not acts:
         return False, f"its name holds the read {reads[0]!r}"
+    if len(named) > 1 and named[-1] == "get" and not acts:  # `bill_get`: a noun, then get
+        return False, "its name ends with the read 'get'"
     if acts and not reads:
         return True, f"its name holds the action {acts[0]!r}"
     lead = _WORD.findall(description.lower())[:3]
