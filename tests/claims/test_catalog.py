@@ -581,3 +581,26 @@ def test_a_plan_of_payments_is_held_to_its_installments_and_not_to_an_rx_number(
 )
 def test_a_noun_then_get_and_a_diagnostic_are_reads(name: str, mutating: bool) -> None:
     assert classify(name, "")[0] is mutating
+
+
+def test_an_amount_said_as_one_fifty_may_be_150_dollars() -> None:
+    turns = [
+        ("agent", "Just to confirm, Saturday, and a one fifty deposit on the card. Good?"),
+        ("caller", "Yes."),
+        ("agent", "Great, you're booked, and the one fifty deposit went through."),
+    ]
+    spans = [{"at": 2, "name": "reserve-crew", "arguments": {"deposit_cents": 15000}}]
+    assert Status.FAIL not in [s for _, s in _grade(turns, spans)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your tickets were issued on Nov 30.",
+        "No - the courier fee was already paid.",
+        "I've got the order, four tickets, section 104.",
+    ],
+)
+def test_a_record_read_out_is_not_a_done_claim(text: str) -> None:
+    claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
+    assert "done" not in [c.polarity for c in claims]

@@ -17,6 +17,7 @@ _ISO_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})")
 _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap]\.?m\.?)?$", re.IGNORECASE)
 _NUMBER = re.compile(r"^[$£€]?\s*(-?\d+(?:,\d{3})*(?:\.\d+)?)$")
 _FOLD = re.compile(r"[^a-z0-9]+")
+_WORDS_ONLY = re.compile(r"^[A-Za-z -]+$")  # a value said in words, no digit or sign
 _BOOLISH = {"true", "false", "yes", "no", "none", "null", ""}
 _IDLIKE = re.compile(r"^[\w.@+-]*[_\d.@][\w.@+-]*$")  # lucca_sf, usr42, card_1, p.nair
 _PERSON = re.compile(
@@ -154,7 +155,15 @@ def same(kind: str, said: Entity, executed: Any) -> bool:
     if kind == "count":
         return v == executed
     if kind == "amount":
-        return Decimal(str(v)) == executed
+        said_value = Decimal(str(v))
+        if said_value == executed:
+            return True
+        # "one fifty" said in words is $1.50 or $150: under ten, either reading
+        return (
+            said_value < 10
+            and _WORDS_ONLY.match(said.text) is not None
+            and (said_value * 100 == executed)
+        )
     if kind == "date":
         parts = str(v).lstrip("-").split("-")
         y, m, d = executed
