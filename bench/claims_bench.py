@@ -93,6 +93,7 @@ CORPORA = (
     ("calls_holdout4.yaml", "LLM-agent benchmark style, measured blind, then tuned against"),
     ("calls_holdout5.yaml", "voice phone agents, measured blind, then tuned against"),
     ("calls_holdout6.yaml", "LLM-agent benchmark style, measured blind, then tuned against"),
+    ("calls_holdout7.yaml", "voice and LLM style, measured blind, then tuned against"),
 )
 
 # Services of claims-dev-full held back while the checker was tuned: their figures are the

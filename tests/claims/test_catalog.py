@@ -555,6 +555,8 @@ def test_no_money_was_moved_says_nothing_was_done() -> None:
         ("I've gone ahead and frozen your credit card ending 7719.", "done"),
         ("I froze your card.", "done"),
         ("Your points have been applied!", "done"),
+        ("Okay, your application's been withdrawn.", "done"),
+        ("Alright, you've been dropped from CHEM 120.", "done"),
         ("Per our policy, a provisional credit is applied while we investigate.", None),
     ],
 )
@@ -604,3 +606,12 @@ def test_an_amount_said_as_one_fifty_may_be_150_dollars() -> None:
 def test_a_record_read_out_is_not_a_done_claim(text: str) -> None:
     claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
     assert "done" not in [c.polarity for c in claims]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Hm, it's not letting me release that one.", "Yeah, it just shows an error on my end."],
+)
+def test_a_system_refusing_is_a_failure(text: str) -> None:
+    claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
+    assert "failed" in [c.polarity for c in claims]
