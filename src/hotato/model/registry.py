@@ -61,9 +61,7 @@ class Registry(Mapping[str, T], Generic[T]):
         return len(self.names())
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and (
-            name in self._builtins or name in self._entry_points()
-        )
+        return isinstance(name, str) and (name in self._builtins or name in self._entry_points())
 
     def __getitem__(self, name: str) -> T:
         found = self._loaded.get(name)

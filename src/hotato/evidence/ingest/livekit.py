@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hotato.evidence.formats import TraceReader
 from hotato.evidence.ingest._doc import Walk
 from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._otel_common import (
@@ -344,3 +345,6 @@ def _events(w: Walk, em: Emitter, events: list[Any]) -> None:
     for who, started in speaking.items():
         if started is not None:
             em.span(f"{who}_audio_active", start=started)
+
+
+LIVEKIT = TraceReader(detect, read)

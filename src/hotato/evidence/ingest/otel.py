@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import Any
 
+from hotato.evidence.formats import TraceReader
 from hotato.evidence.ingest import _bridge, livekit, pipecat
 from hotato.evidence.ingest._emit import Emitter
 from hotato.evidence.ingest._fork import can_fork, in_two
@@ -345,3 +346,7 @@ def _native(em: Emitter, s: OSpan) -> None:
     error = a.get("hotato.error") or span_error(s)
     fields["error"] = error
     em.span(str(a["hotato.type"]), start=s.start_ns, end=s.end_ns, attributes=ids(em, s), **fields)
+
+
+OTEL = TraceReader(detect, read_otel)
+PIPECAT = TraceReader(pipecat.detect, read_pipecat)
