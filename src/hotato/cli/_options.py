@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from hotato.evidence.formats import CHOICES
+from hotato.model.registry import Registry
 
 POLICIES = ["report", "fail", "refuse"]
 
@@ -22,12 +23,36 @@ def timing_option(more: str = "") -> Callable[[Callable[..., Any]], Callable[...
     return click.option("--timing", metavar="FILE", help=_TIMING_HELP + (more or "."))
 
 
+class RegistryChoice(click.Choice):
+    """A choice among a registry's names. A built-in name is accepted without reading the
+    installed plug-ins; the full list (plug-ins included) is read for help and refusals."""
+
+    def __init__(self, registry: Registry[Any]) -> None:
+        self.registry = registry
+        super().__init__(registry.builtin_names)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return self.registry.names()
+
+    @choices.setter
+    def choices(self, _: Any) -> None:
+        pass  # always the registry's own names
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value in self.registry.builtin_names:
+            return value
+        return super().convert(value, param, ctx)
+
+
 def report_format_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """--format for the commands that print a report: text, json, junit, the page, Markdown."""
+    """--format for the commands that print a report: the output formats' registry."""
+    from hotato.cli.renderers import RENDERERS
+
     return click.option(
         "--format",
         "fmt",
-        type=click.Choice(["text", "json", "junit", "html", "markdown"]),
+        type=RegistryChoice(RENDERERS),
         default="text",
         show_default=True,
         help=help,

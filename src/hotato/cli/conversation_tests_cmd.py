@@ -187,7 +187,8 @@ def run_cmd(
       hotato test run tests/ --agent support-v3 --format markdown --html report.html
     """
     from hotato.cli._pages import check_target, write_page
-    from hotato.cli._test_output import check_junit, render, write_junit
+    from hotato.cli._test_output import check_junit, write_junit
+    from hotato.cli.renderers import TestView, render_test
     from hotato.runs.conversation import run_request
     from hotato.runs.request import RunRequest
 
@@ -236,13 +237,12 @@ def run_cmd(
     for note in outcome.notes:
         click.echo(f"hotato: note: {note}", err=True)
     write_junit(junit_path, outcome.items)
-    if fmt == "html" or html_path is not None:
-        from hotato.runs.pages import outcome_page
+    view = TestView(outcome, color=sys.stdout.isatty(), page_path=html_path)
+    page = None
+    if html_path is not None:
+        from hotato.cli.renderers.html import test as html_page
 
-        page = outcome_page(outcome, html_path)
+        page = html_page(view)
         write_page(html_path, page)
-        if fmt == "html":
-            click.echo(page, nl=False)
-            raise Exit(outcome.exit_code)
-    click.echo(render(fmt, outcome, color=sys.stdout.isatty()), nl=False)
+    click.echo(page if fmt == "html" and page is not None else render_test(fmt, view), nl=False)
     raise Exit(outcome.exit_code)

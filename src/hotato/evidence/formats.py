@@ -9,7 +9,6 @@ comes first. A name not in the table is refused, never read as some other vendor
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
 _INGEST = "hotato.evidence.ingest"
 
 
-@dataclass(frozen=True)
-class TraceReader:
+class TraceReader(msgspec.Struct, frozen=True):
     """What a format's module offers: is a sniffed file this format, and read it into spans."""
 
     detect: Callable[[Sniffed], bool]

@@ -12,7 +12,6 @@ name cannot be replaced by a plug-in.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
@@ -87,6 +86,8 @@ class Registry(Mapping[str, T], Generic[T]):
         return self[name]
 
     def unknown(self, name: str) -> str:
+        import difflib  # only for a refusal
+
         names = self.names()
         close = difflib.get_close_matches(name, names, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
