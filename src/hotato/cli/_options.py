@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from hotato.evidence.formats import CHOICES
-from hotato.model.registry import Registry
+
+if TYPE_CHECKING:
+    from hotato.model.registry import Registry
 
 POLICIES = ["report", "fail", "refuse"]
 
@@ -24,12 +26,17 @@ def timing_option(more: str = "") -> Callable[[Callable[..., Any]], Callable[...
 
 
 class RegistryChoice(click.Choice):
-    """A choice among a registry's names. A built-in name is accepted without reading the
-    installed plug-ins; the full list (plug-ins included) is read for help and refusals."""
+    """A choice among a registry's names, the registry imported only when the option is used
+    or its help shown. A built-in name is accepted without reading the installed plug-ins; the
+    full list (plug-ins included) is read for help and refusals."""
 
-    def __init__(self, registry: Registry[Any]) -> None:
-        self.registry = registry
-        super().__init__(registry.builtin_names)
+    def __init__(self, registry: Callable[[], Registry[Any]]) -> None:
+        self._registry = registry
+        super().__init__(())
+
+    @property
+    def registry(self) -> Registry[Any]:
+        return self._registry()
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -45,14 +52,18 @@ class RegistryChoice(click.Choice):
         return super().convert(value, param, ctx)
 
 
-def report_format_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """--format for the commands that print a report: the output formats' registry."""
+def _renderers() -> Registry[Any]:
     from hotato.cli.renderers import RENDERERS
 
+    return RENDERERS
+
+
+def report_format_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--format for the commands that print a report: the output formats' registry."""
     return click.option(
         "--format",
         "fmt",
-        type=RegistryChoice(RENDERERS),
+        type=RegistryChoice(_renderers),
         default="text",
         show_default=True,
         help=help,

@@ -16,8 +16,6 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
-from hotato.model.errors import Problem, UsageError
-
 T = TypeVar("T")
 
 # a "module:attribute" reference, or a loader called with no arguments
@@ -82,6 +80,8 @@ class Registry(Mapping[str, T], Generic[T]):
     def require(self, name: str) -> T:
         """The entry, or a usage error naming the choices (with a did-you-mean)."""
         if name not in self:
+            from hotato.model.errors import Problem, UsageError
+
             raise UsageError([Problem(self.unknown(name))])
         return self[name]
 
