@@ -93,6 +93,12 @@ class Registry(Mapping[str, T], Generic[T]):
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         return f"unknown {self.what} {name!r}{hint}; one of: {', '.join(names)}"
 
+    def refresh(self) -> None:
+        """Read the installed plug-ins again on next use (after a package is installed)."""
+        for name in self._plugins or ():
+            self._loaded.pop(name, None)
+        self._plugins = None
+
     def _entry_points(self) -> dict[str, Any]:
         if self._plugins is None:
             self._plugins = {}
