@@ -188,7 +188,7 @@ def run_cmd(
     """
     from hotato.cli._pages import check_target, write_page
     from hotato.cli._test_output import check_junit, write_junit
-    from hotato.cli.renderers import TestView, render_test
+    from hotato.cli.renderers import OutcomeView, render_outcome
     from hotato.runs.conversation import run_request
     from hotato.runs.request import RunRequest
 
@@ -237,12 +237,12 @@ def run_cmd(
     for note in outcome.notes:
         click.echo(f"hotato: note: {note}", err=True)
     write_junit(junit_path, outcome.items)
-    view = TestView(outcome, color=sys.stdout.isatty(), page_path=html_path)
+    view = OutcomeView(outcome, color=sys.stdout.isatty(), page_path=html_path)
     page = None
     if html_path is not None:
-        from hotato.cli.renderers.html import test as html_page
+        from hotato.cli.renderers.html import outcome as html_page
 
         page = html_page(view)
         write_page(html_path, page)
-    click.echo(page if fmt == "html" and page is not None else render_test(fmt, view), nl=False)
+    click.echo(page if fmt == "html" and page is not None else render_outcome(fmt, view), nl=False)
     raise Exit(outcome.exit_code)

@@ -31,7 +31,7 @@ class CallView(msgspec.Struct, frozen=True):
     color: bool
 
 
-class TestView(msgspec.Struct, frozen=True):
+class OutcomeView(msgspec.Struct, frozen=True):
     """A `test run` outcome as shown; `page_path` is where an HTML page goes, for its links."""
 
     outcome: ConversationOutcome
@@ -43,7 +43,7 @@ class Renderer(msgspec.Struct, frozen=True):
     """Either side may be None: that command then refuses the format."""
 
     call: Callable[[CallView], str | bytes] | None = None
-    test: Callable[[TestView], str] | None = None
+    outcome: Callable[[OutcomeView], str] | None = None
 
 
 RENDERERS: Registry[Renderer] = Registry(
@@ -68,12 +68,12 @@ def render_call(fmt: str, view: CallView) -> str | bytes:
     return show(view)
 
 
-def render_test(fmt: str, view: TestView) -> str:
+def render_outcome(fmt: str, view: OutcomeView) -> str:
     """`test run`'s output in `fmt`; an unknown format, or one without a test side, refused."""
-    show = RENDERERS.require(fmt).test
+    show = RENDERERS.require(fmt).outcome
     if show is None:
         raise UsageError([Problem(f"output format {fmt!r} does not show a test run")])
     return show(view)
 
 
-__all__ = ["RENDERERS", "CallView", "Renderer", "TestView", "render_call", "render_test"]
+__all__ = ["RENDERERS", "CallView", "OutcomeView", "Renderer", "render_call", "render_outcome"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hotato.cli.renderers import CallView, Renderer, TestView
+from hotato.cli.renderers import CallView, OutcomeView, Renderer
 
 
 def call(view: CallView) -> str:
@@ -11,10 +11,10 @@ def call(view: CallView) -> str:
     return call_page(view.graded.document, view.assertions_path, view.graded.sources)
 
 
-def test(view: TestView) -> str:
+def outcome(view: OutcomeView) -> str:
     from hotato.runs.pages import outcome_page
 
     return outcome_page(view.outcome, view.page_path)
 
 
-HTML = Renderer(call, test)
+HTML = Renderer(call, outcome)

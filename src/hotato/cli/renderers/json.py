@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hotato.cli.renderers import CallView, Renderer, TestView
+from hotato.cli.renderers import CallView, OutcomeView, Renderer
 
 
 def call(view: CallView) -> bytes:
@@ -11,8 +11,8 @@ def call(view: CallView) -> bytes:
     return encoded(view.graded.document)  # bytes: written as they are
 
 
-def test(view: TestView) -> str:
+def outcome(view: OutcomeView) -> str:
     return view.outcome.to_json()
 
 
-JSON = Renderer(call, test)
+JSON = Renderer(call, outcome)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hotato.cli.renderers import CallView, Renderer, TestView
+from hotato.cli.renderers import CallView, OutcomeView, Renderer
 
 if TYPE_CHECKING:
     from hotato.runs.outcome import Graded
@@ -17,7 +17,7 @@ def call(view: CallView) -> str:
     return junit.render([junit.suite(view.assertions_path, results)])
 
 
-def test(view: TestView) -> str:
+def outcome(view: OutcomeView) -> str:
     return junit_text(view.outcome.items)
 
 
@@ -51,4 +51,4 @@ def junit_text(items: list[Graded]) -> str:
     return junit.render(suites)
 
 
-JUNIT = Renderer(call, test)
+JUNIT = Renderer(call, outcome)

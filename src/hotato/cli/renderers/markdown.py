@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hotato.cli.renderers import CallView, Renderer, TestView
+from hotato.cli.renderers import CallView, OutcomeView, Renderer
 
 
 def call(view: CallView) -> str:
@@ -11,15 +11,15 @@ def call(view: CallView) -> str:
     return call_table(view.graded.document, view.assertions_path)
 
 
-def test(view: TestView) -> str:
+def outcome(view: OutcomeView) -> str:
     from hotato.report import markdown
 
-    outcome = view.outcome
-    if outcome.suite is not None:
-        named = [(g.name, g.document) for g in outcome.items]
-        return markdown.suite(named, str(outcome.suite), outcome.exit_code)
-    first = outcome.items[0].document
+    shown = view.outcome
+    if shown.suite is not None:
+        named = [(g.name, g.document) for g in shown.items]
+        return markdown.suite(named, str(shown.suite), shown.exit_code)
+    first = shown.items[0].document
     return markdown.call(first, first.test_id)
 
 
-MARKDOWN = Renderer(call, test)
+MARKDOWN = Renderer(call, outcome)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hotato.cli.renderers import CallView, Renderer, TestView
+from hotato.cli.renderers import CallView, OutcomeView, Renderer
 
 if TYPE_CHECKING:
     from hotato.runs.outcome import ConversationOutcome
@@ -27,15 +27,15 @@ def call(view: CallView) -> str:
     return render(outcome, header, color=view.color)
 
 
-def test(view: TestView) -> str:
-    outcome = view.outcome
-    if outcome.suite is not None:
-        return _suite_text(outcome.suite, outcome)
+def outcome(view: OutcomeView) -> str:
+    shown = view.outcome
+    if shown.suite is not None:
+        return _suite_text(shown.suite, shown)
     from hotato.report.run_text import render as render_run
     from hotato.report.run_text import trials_text
 
-    doc = outcome.items[0].document
-    text = render_run(doc, outcome.run.results, view.color)
+    doc = shown.items[0].document
+    text = render_run(doc, shown.run.results, view.color)
     if doc.trials is not None:
         text += trials_text(doc, doc.trials)
     return text
@@ -57,4 +57,4 @@ def _suite_text(folder: Path, outcome: ConversationOutcome) -> str:
     return "\n".join(lines) + "\n"
 
 
-TEXT = Renderer(call, test)
+TEXT = Renderer(call, outcome)
