@@ -134,7 +134,7 @@ def _state_check(
     return Status.PASS, f"the {check.resource} record agrees", where
 
 
-class Grader:
+class ClaimGrader:
     """Grades the claims of one call. Holds the ledger of spans already claimed."""
 
     def __init__(
@@ -615,7 +615,7 @@ def check_claims(
 ) -> list[ClaimResult]:
     """Every claim of the call, graded in transcript order."""
     found = list(claims) if claims is not None else extract(transcript.turns, packs)
-    grader = Grader(transcript, trace, state, packs, options or Options())
+    grader = ClaimGrader(transcript, trace, state, packs, options or Options())
     for i, claim in enumerate(found):  # the next claim of each claim's type, for promises
         later = next((c for c in found[i + 1 :] if c.type == claim.type), None)
         if later is not None:

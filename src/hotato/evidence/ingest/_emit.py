@@ -105,7 +105,10 @@ class Deployment:
 
 
 @dataclass
-class Turn:
+class SourceTurn:
+    """A turn as a source reported it, before ordering and fallbacks (a `model.evidence.Turn`
+    is what it becomes)."""
+
     start_ns: int | None
     end_ns: int | None
     seq: int
@@ -135,7 +138,7 @@ class Emitter:
     source_format: str = ""
     input_count: int = 0
     source: str | None = None  # the input file, for refusals
-    turns: list[Turn] = field(default_factory=list)
+    turns: list[SourceTurn] = field(default_factory=list)
     transfer_to: str | None = None  # where the source says transfers went, when a tool does not
     # a stack that records agent switches itself (LiveKit): a transfer-named tool is a handoff
     # only when its arguments name where to
@@ -424,11 +427,11 @@ class Emitter:
         only when the role has no turn from the primary place, never both)."""
         if text and text.strip():
             self.turns.append(
-                Turn(start, end, self._turn_seq, normalize_role(role), text, fallback)
+                SourceTurn(start, end, self._turn_seq, normalize_role(role), text, fallback)
             )
             self._turn_seq += 1
 
-    def ordered_turns(self) -> list[Turn]:
+    def ordered_turns(self) -> list[SourceTurn]:
         primary = {t.role for t in self.turns if not t.fallback}
         kept = [t for t in self.turns if not t.fallback or t.role not in primary]
         far = 1 << 63

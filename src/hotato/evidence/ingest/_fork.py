@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from hotato.evidence.ingest._collect import Collector, Part
-from hotato.evidence.ingest._emit import Emitter, Turn
+from hotato.evidence.ingest._emit import Emitter, SourceTurn
 
 SERIAL_ENV = "HOTATO_SERIAL"  # set (to anything but empty or 0) to convert on one core
 # The child numbers its places in source order from here, beyond any the first half can reach,
@@ -53,7 +53,7 @@ class _Half:
     agent_id: str | None
     git_sha: str | None
     config_hash: str | None
-    turns: list[Turn]
+    turns: list[SourceTurn]
     turn_seq: int
     looked_in: list[str]
     seen: set[str]
