@@ -51,7 +51,7 @@ TABLE: tuple[TraceFormat, ...] = (
     TraceFormat(
         "livekit",
         "a LiveKit Agents session report, its chat history, or LiveKit's OTLP spans",
-        f"{_INGEST}.livekit:LIVEKIT",
+        f"{_INGEST}.otel:LIVEKIT",
     ),
     TraceFormat(
         "otel",

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from hotato.evidence.formats import TraceReader
 from hotato.evidence.ingest._doc import Walk
 from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._otel_common import (
@@ -158,16 +157,6 @@ def detect(sn: Sniffed) -> bool:
     if sn.shape == "document" and is_session_report(sn.doc):
         return True
     return otlp_stack(sn) == "livekit"
-
-
-def read(sn: Sniffed, em: Emitter) -> None:
-    """A session report (or an uploaded chat history), or LiveKit's OTLP spans."""
-    if sn.shape == "document" and is_session_report(sn.doc):
-        read_session_report(sn.doc, sn.path, em)
-        return
-    from hotato.evidence.ingest import otel  # otel offers each span to this module first
-
-    otel.read(sn, em, "livekit")
 
 
 _CHAT_TYPES = frozenset(
@@ -345,6 +334,3 @@ def _events(w: Walk, em: Emitter, events: list[Any]) -> None:
     for who, started in speaking.items():
         if started is not None:
             em.span(f"{who}_audio_active", start=started)
-
-
-LIVEKIT = TraceReader(detect, read)

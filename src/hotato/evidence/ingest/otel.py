@@ -99,6 +99,14 @@ def read_pipecat(sn: Sniffed, em: Emitter) -> None:
     read(sn, em, "pipecat")
 
 
+def read_livekit(sn: Sniffed, em: Emitter) -> None:
+    """A LiveKit session report (or an uploaded chat history), or LiveKit's OTLP spans."""
+    if sn.shape == "document" and livekit.is_session_report(sn.doc):
+        livekit.read_session_report(sn.doc, sn.path, em)
+        return
+    read(sn, em, "livekit")
+
+
 def read(sn: Sniffed, em: Emitter, stack: str) -> None:
     """Any OpenTelemetry-shaped input. `stack` labels the deployment (otel, livekit, pipecat)."""
     if sn.shape == "lines" and isinstance(sn.first, dict) and not is_traces_doc(sn.first):
@@ -350,3 +358,4 @@ def _native(em: Emitter, s: OSpan) -> None:
 
 OTEL = TraceReader(detect, read_otel)
 PIPECAT = TraceReader(pipecat.detect, read_pipecat)
+LIVEKIT = TraceReader(livekit.detect, read_livekit)
