@@ -34,7 +34,7 @@ class _Absent:
 
 ABSENT: Any = _Absent()  # a payload field the source did not record (unlike a recorded null)
 
-# Field order of a native span after `type` and its times (DESIGN §2).
+# Field order of a native span after `type` and its times (docs/ingest.md).
 NATIVE_FIELDS = (
     "name",
     "latency_ms",
