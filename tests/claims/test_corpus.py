@@ -70,6 +70,7 @@ def test_development_set_floor() -> None:
     reason="the full development set (../shared/claims-dev-full, or "
     "$HOTATO_CLAIMS_DEV_FULL) is not on this machine",
 )
+@pytest.mark.slow  # every call of the development set, with its catalogs
 def test_full_development_set_floor_with_its_catalogs() -> None:
     """A regression floor at what is measured today (bench/claims_bench.py prints the figures
     per service and on the services held back from tuning); the issue's targets are not all

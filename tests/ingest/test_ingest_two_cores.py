@@ -143,6 +143,7 @@ def _outputs(path: Path, out: Path, serial: bool) -> tuple[Any, ...]:
             os.environ[_fork.SERIAL_ENV] = previous
 
 
+@pytest.mark.slow  # exports big enough to be split, converted twice
 @SETTINGS
 @given(SPANS, st.sampled_from(["agent", "livekit.agents", "pipecat"]), st.sampled_from(SHAPES))
 def test_two_cores_give_what_one_gives(
