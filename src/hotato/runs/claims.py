@@ -54,7 +54,7 @@ def grade_claims(
     from hotato.claims.catalog import load_catalog
     from hotato.claims.results import as_results
     from hotato.engine.policy import exit_code
-    from hotato.engine.sources import open_sources
+    from hotato.runs.evidence import sources_of
 
     pack_set = load_packs(packs)
     unknown = sorted(set(types) - set(pack_set.by_name))
@@ -62,7 +62,7 @@ def grade_claims(
         known = ", ".join(sorted(pack_set.by_name))
         raise UsageError.one(f"unknown claim type(s) {', '.join(unknown)} (known: {known})")
     catalog = load_catalog(tools) if tools is not None else None
-    sources = open_sources(trace, transcript, state, None, trace_format)
+    sources = sources_of(trace, transcript, state, None, trace_format)
     assert sources.transcript is not None
     results = check_claims(
         sources.transcript, sources.trace, pack_set, sources.state, Options(promises, catalog)
