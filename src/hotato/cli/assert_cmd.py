@@ -72,10 +72,7 @@ def run_cmd(
           --transcript turns.json --state sandbox.json
     """
     from hotato.cli._pages import check_target
-    from hotato.cli._run import end_without_teardown
     from hotato.runs.assertions import grade_assertions
-
-    end_without_teardown()
 
     check_target(html_path, "--html")
     graded = grade_assertions(
@@ -90,7 +87,7 @@ def run_cmd(
         require_signed_trace=require_signed_trace,
         inconclusive_policy=inconclusive_policy,
         # kept whatever the format: the process ends after printing, and a million spans are
-        # not worth freeing one by one on the way out (see _run.end_without_teardown)
+        # not worth freeing one by one on the way out (see _run.Exit's teardown)
         keep_evidence=True,
         timing=timing,
     )
@@ -114,7 +111,7 @@ def run_cmd(
         click.echo(page, nl=False)
     else:
         click.echo(render_call(fmt, view), nl=False)
-    raise Exit(outcome.exit_code)
+    raise Exit(outcome.exit_code, teardown=False)
 
 
 @assert_group.command("init")
