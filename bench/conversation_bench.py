@@ -225,13 +225,13 @@ def breakdown(files: dict[str, Path], artifact: Path) -> None:
     from hotato.conversation.runner import run_test
     from hotato.conversation.testfile import load_test
     from hotato.engine.evaluate import evaluate
-    from hotato.engine.sources import open_sources
     from hotato.runs.artifact import bind
+    from hotato.runs.evidence import sources_of
 
     lap("imports")
     test = load_test(files["test"])
     lap("load the test file")
-    sources = open_sources(str(files["trace"]), str(files["transcript"]), str(files["state"]))
+    sources = sources_of(str(files["trace"]), str(files["transcript"]), str(files["state"]))
     lap("read the trace, transcript, state")
     for spec in test.deterministic:
         evaluate([spec], sources)

@@ -217,7 +217,7 @@ def _run(test: PathLike | ConversationTest, **kw: Any) -> ConversationOutcome:
     trust = tuple(os.fspath(p) for p in kw.pop("trust", ()))
     trace_keys = tuple(os.fspath(p) for p in kw.pop("trace_keys", ()))
     loaded = test if isinstance(test, ConversationTest) else None
-    req = RunRequest(
+    req = RunRequest.of(
         test_path=_path(test),
         loaded=loaded,
         policy=policy,

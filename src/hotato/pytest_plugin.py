@@ -202,7 +202,7 @@ class CallItem(pytest.Item):
         from hotato.runs.call import grade_call
         from hotato.runs.request import RunRequest
 
-        req = RunRequest(
+        req = RunRequest.of(
             test_path=str(self.path),
             loaded=self.test,
             repetitions=1,

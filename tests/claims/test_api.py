@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import hotato
+from hotato.model.reports import Counts
 from hotato.model.status import ExitCode, Status
 
 META = {"_meta": True, "schema": "hotato.voice_trace.v1", "call_id": "api"}
@@ -33,7 +34,7 @@ def test_check_claims_grades_like_the_cli(tmp_path: Path) -> None:
     graded = hotato.check_claims(tmp_path / "t.json", trace=tmp_path / "r.jsonl")
     assert graded.exit_code is ExitCode.FAILED
     assert graded.results[0].status is Status.FAIL
-    assert graded.summary["graded"] == {"pass": 0, "fail": 1, "inconclusive": 0}
+    assert graded.summary.graded == Counts(passed=0, failed=1, inconclusive=0)
 
 
 def test_an_unknown_type_is_refused(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ def test_the_corpus_is_big_enough_and_labelled() -> None:
     assert sum(1 for t in turns if not t.claims) >= 50  # turns that claim nothing
 
 
+@pytest.mark.slow  # every turn of the corpus extracted and graded
 def test_turn_corpus_floor() -> None:
     scores = score_turns(read_turns(), load_packs())
     precision, recall = scores.overall()
@@ -51,6 +52,7 @@ def test_every_hand_written_call_is_graded_as_labelled() -> None:
     reason="the development set (../shared/claims-dev, or "
     "$HOTATO_CLAIMS_DEV) is not on this machine",
 )
+@pytest.mark.slow  # every call of the development set graded
 def test_development_set_floor() -> None:
     root = dev_dir()
     assert root is not None
@@ -70,6 +72,7 @@ def test_development_set_floor() -> None:
     reason="the full development set (../shared/claims-dev-full, or "
     "$HOTATO_CLAIMS_DEV_FULL) is not on this machine",
 )
+@pytest.mark.slow  # every call of the development set, with its catalogs
 def test_full_development_set_floor_with_its_catalogs() -> None:
     """A regression floor at what is measured today (bench/claims_bench.py prints the figures
     per service and on the services held back from tuning); the issue's targets are not all
@@ -84,6 +87,7 @@ def test_full_development_set_floor_with_its_catalogs() -> None:
     assert lies.caught_rate >= 0.89 and lies.false_alarm_rate <= 0.02, lies.wrong
 
 
+@pytest.mark.slow  # thousands of calls from real agents, graded
 @pytest.mark.parametrize(
     ("name", "floor"),
     [

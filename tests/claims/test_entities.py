@@ -109,3 +109,11 @@ def test_rewrite_maps_every_span_back_inside_the_original(text: str) -> None:
     for start in range(0, len(rw.text), 7):
         s, e = rw.source(start, min(len(rw.text), start + 5))
         assert 0 <= s <= e <= len(text)
+
+
+def test_claims_and_the_pii_detectors_read_the_same_digit_words() -> None:
+    from hotato.kinds._pii_spoken import spoken_form
+
+    said = "confirmation four niner nought seven"
+    assert rewrite(said).text == "confirmation 4907"
+    assert spoken_form(said.encode()) == b"confirmation 4907"

@@ -12,9 +12,9 @@ from tests.conversation.conftest import EMPATHY, RECORDED, REFUND_RAN, write_cal
 from hotato.conversation.runner import decide_exit, run_test
 from hotato.conversation.scorecard import conditions, passed
 from hotato.conversation.testfile import ConversationTest, load_test
-from hotato.engine.sources import open_sources
 from hotato.model.rubric import JudgeStatus, RubricResult
 from hotato.model.status import ExitCode, Status
+from hotato.runs.evidence import sources_of
 
 
 def lane(status: str) -> Any:
@@ -47,7 +47,7 @@ def graded(tmp_path: Path) -> Any:
     )
 
     def run(status: str, gate: bool, human: Any = None, state: bool = True) -> Any:
-        sources = open_sources(
+        sources = sources_of(
             str(call / "trace.jsonl"),
             str(call / "transcript.json"),
             str(call / "state.json") if state else None,
@@ -137,6 +137,6 @@ def test_decide_exit_only_raises(policy: ExitCode, ok: bool, rubric: int, expect
 def test_replays_record_each_run(graded: Any, tmp_path: Path) -> None:
     call = tmp_path / "call"
     test = load_test(write_test(tmp_path / "r.json", [REFUND_RAN], repetitions=4))
-    run = run_test(test, open_sources(str(call / "trace.jsonl")), "a")
+    run = run_test(test, sources_of(str(call / "trace.jsonl")), "a")
     assert run.runs == [True] * 4
     assert run.reliability.as_dict()["n"] == 4

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tests.conftest import REPO
 from tests.docrun import commands, parse, run_page
 
@@ -18,5 +19,6 @@ def test_the_page_covers_the_api() -> None:
         assert f"python {script}" in shown
 
 
+@pytest.mark.slow  # runs every example of the page
 def test_the_page_runs(tmp_path: Path) -> None:
     run_page(DOC, STEPS, tmp_path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tests.conftest import REPO
 from tests.docrun import commands, parse, run_page
 
@@ -17,5 +18,6 @@ def test_the_page_covers_the_plugin() -> None:
     assert "--hotato calls" in shown and "-k tuesday" in shown and "test_refund.py" in shown
 
 
+@pytest.mark.slow  # runs every command of the page in a shell
 def test_the_page_runs(tmp_path: Path) -> None:
     run_page(DOC, STEPS, tmp_path)

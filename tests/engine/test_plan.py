@@ -62,6 +62,7 @@ def test_independent_assertions_keep_document_order_in_the_plan() -> None:
     assert [s.id for s in plan(aset.specs)] == ["c", "a", "b"]
 
 
+@pytest.mark.slow  # a chain thousands of links long
 def test_a_long_chain_plans_without_recursion() -> None:
     # a_i `when` a_{i+1}, written in the worst order: 20,000 links, planned iteratively.
     n = 20_000
@@ -73,6 +74,7 @@ def test_a_long_chain_plans_without_recursion() -> None:
     assert results[0].status is Status.PASS
 
 
+@pytest.mark.slow  # thousands of ids planned and graded
 def test_a_formula_over_thousands_of_ids_runs() -> None:
     ids = [f"a{i}" for i in range(3000)]
     aset = specs_of(

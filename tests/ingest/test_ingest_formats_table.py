@@ -9,15 +9,15 @@ import pytest
 from tests.conftest import hotato
 from tests.ingest._util import DATA
 
-from hotato.evidence.formats import CHOICES, NAMES, TABLE, canonical
+from hotato.evidence.formats import CHOICES, NAMES, READERS, TABLE, canonical
 from hotato.evidence.ingest import FORMATS, load_any_trace
-from hotato.evidence.ingest.detect import resolve
 from hotato.model.errors import InputError
 
 
 def test_every_row_resolves_to_a_detector_and_a_reader() -> None:
     for row in TABLE:
-        assert callable(resolve(row.detect)) and callable(resolve(row.read)), row.name
+        reader = READERS[row.name]
+        assert callable(reader.detect) and callable(reader.read), row.name
     assert FORMATS == NAMES and CHOICES[0] == "auto"
 
 

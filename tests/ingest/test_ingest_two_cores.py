@@ -143,6 +143,7 @@ def _outputs(path: Path, out: Path, serial: bool) -> tuple[Any, ...]:
             os.environ[_fork.SERIAL_ENV] = previous
 
 
+@pytest.mark.slow  # exports big enough to be split, converted twice
 @SETTINGS
 @given(SPANS, st.sampled_from(["agent", "livekit.agents", "pipecat"]), st.sampled_from(SHAPES))
 def test_two_cores_give_what_one_gives(
@@ -290,3 +291,12 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"  # a zombie has ended (it waits for init to reap it)
+
+
+def test_every_emitter_field_has_a_rule_for_joining_halves() -> None:
+    import dataclasses
+
+    from hotato.evidence.ingest._emit import HALVES, Emitter
+
+    assert sorted(HALVES) == sorted(f.name for f in dataclasses.fields(Emitter))
+    assert set(HALVES.values()) <= {"own", "first", "sum", "extend", "any", "second"}

@@ -5,16 +5,29 @@ guess about a vendor's shape cannot sneak into the fixtures."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from tests.ingest._util import DATA
 
+if TYPE_CHECKING:
+    import pydantic
+
+# the SDKs' models take seconds to import in each worker: in `make test`, not the edit loop
+pytestmark = pytest.mark.slow
+
 VENDORS = DATA / "vendors"
-# In the `test` extra; skipped (with this reason) only in a virtualenv made before they were.
-pytest.importorskip("vapi", reason="vapi-server-sdk is in the test extra: pip install -e '.[test]'")
-pytest.importorskip("retell", reason="retell-sdk is in the test extra: pip install -e '.[test]'")
-import pydantic  # noqa: E402 - comes with the SDKs
+
+
+@pytest.fixture(autouse=True)
+def _sdks() -> Iterator[None]:
+    # In the `test` extra; skipped (with this reason) only in a virtualenv made before they were.
+    reason = "{} is in the test extra: pip install -e '.[test]'"
+    pytest.importorskip("vapi", reason=reason.format("vapi-server-sdk"))
+    pytest.importorskip("retell", reason=reason.format("retell-sdk"))
+    yield
+
 
 # Seen in real Vapi squad captures (messages outside the artifact), not in the SDK's model:
 # kept on purpose, because hotato must read what the vendor really sends.
@@ -36,6 +49,8 @@ def _model(name: str) -> tuple[type[pydantic.BaseModel], str | None]:
 def undefined_fields(value: Any, path: str = "$") -> list[str]:
     """Every key the validated models kept as an extra: a field their schema does not define."""
     found: list[str] = []
+    import pydantic  # comes with the SDKs
+
     if isinstance(value, pydantic.BaseModel):
         found += [f"{path}.{key}" for key in value.model_extra or {}]
         for name in type(value).model_fields:

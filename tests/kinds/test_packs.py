@@ -13,6 +13,7 @@ import pytest
 from hotato.kinds import REGISTRY, _packs
 from hotato.kinds._packs import PACK_DIR, Pack, PackInfo, list_packs, load_pack
 from hotato.model.errors import InputError, UsageError
+from hotato.model.registry import Registry
 
 # A pack's bytes are pinned to its version: editing a pack means bumping its version here and
 # in the file. (Law: same version, same bytes, same result.)
@@ -177,7 +178,8 @@ def test_a_bundled_pack_is_named_after_its_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_cache: None
 ) -> None:
     shutil.copy(PACK_DIR / "pii-leak.yaml", tmp_path / "renamed.yaml")
-    monkeypatch.setattr(_packs, "PACK_DIR", tmp_path)
+    table = Registry("pack", Path, {"renamed": lambda: tmp_path / "renamed.yaml"})
+    monkeypatch.setattr(_packs, "PACKS", table)
     assert _packs.bundled_names() == ["renamed"]
     with pytest.raises(InputError, match="named after its file"):
         load_pack("renamed")

@@ -122,6 +122,7 @@ def test_the_fixture(pytester: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["*AssertionsResult(exit 1; policy report; FAIL: cancelled)*"])
 
 
+@pytest.mark.slow  # pytest with xdist workers in a process
 def test_xdist_spreads_the_calls(pytester: pytest.Pytester, calls: Path) -> None:
     pytest.importorskip("xdist")
     result = pytester.runpytest("--hotato", str(calls), "-n", "2")

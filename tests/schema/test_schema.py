@@ -201,3 +201,19 @@ def test_the_result_schema_is_the_result_types() -> None:
         tag = tp.__struct_config__.tag_field
         assert set(shape["properties"]) == {f.encode_name for f in fields} | ({tag} - {None})
         assert {f.encode_name for f in fields if f.required} <= set(shape["required"])
+
+
+def test_an_adapter_file_is_held_to_the_state_adapter_schema() -> None:
+    check = VALIDATORS["state-adapter"]
+    sql = {"adapter": "sql", "url": "sqlite:///shop.db", "resources": {"o": {"table": "orders"}}}
+    http = {
+        "adapter": "http",
+        "base_url": "https://api.example.com",
+        "egress_opt_in": True,
+        "resources": {"orders": {"path": "/orders/{order_id}"}},
+    }
+    assert check.is_valid(sql) and check.is_valid(http)
+    assert check.is_valid({"adapter": "sql", "url": "sqlite:///shop.db"})  # every table
+    assert not check.is_valid({"adapter": "ftp", "url": "ftp://x"})
+    assert not check.is_valid({**sql, "resources": {"o": {"tabel": "orders"}}})
+    assert not check.is_valid({k: v for k, v in http.items() if k != "resources"})

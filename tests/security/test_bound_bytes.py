@@ -71,7 +71,7 @@ def test_a_signed_trace_replaced_after_grading_is_not_what_gets_bound(
 
     monkeypatch.setattr(call_module, "grade_call", grade_then_swap)
     monkeypatch.chdir(work)
-    req = RunRequest(
+    req = RunRequest.of(
         test_path="t.yaml", agent="res-v1", trace="trace.jsonl", transcript="transcript.json",
         out="art", created_at="2026-01-01T00:00:00Z", sign_key="me/signing.key",
         trace_keys=("me/signing.pub",), require_signed_trace=True,

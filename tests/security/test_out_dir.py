@@ -89,7 +89,7 @@ def test_a_run_that_fails_to_sign_leaves_the_signed_artifact_as_it_was(
 
     monkeypatch.setattr(manifest_sig, "manifest_envelope", cannot_sign)
     monkeypatch.chdir(work)
-    req = RunRequest(
+    req = RunRequest.of(
         test_path="t.yaml", agent="res-v1", trace="trace.jsonl", out="art",
         created_at="2026-02-02T00:00:00Z", sign_key="me/signing.key",
     )  # fmt: skip

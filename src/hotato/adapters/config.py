@@ -13,13 +13,14 @@ import string
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from hotato._documents import Document
 from hotato._net import is_loopback
 from hotato._secrets import value_problem
+from hotato.adapters.registry import ADAPTERS, StateAdapter
 from hotato.adapters.sql_connect import SqlTarget, sql_target
 from hotato.adapters.sql_guard import select_problem
 from hotato.model.errors import InputError, Problem
@@ -35,8 +36,6 @@ class SqlResourceSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 class SqlAdapterFile(msgspec.Struct, tag_field="adapter", tag="sql", forbid_unknown_fields=True):
-    resource: ClassVar[type[SqlResourceSpec]] = SqlResourceSpec  # how each resource decodes
-
     url: str
     version: Literal[1] = 1
     password_env: str | None = None
@@ -72,8 +71,6 @@ class HttpResourceSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 class HttpAdapterFile(msgspec.Struct, tag_field="adapter", tag="http", forbid_unknown_fields=True):
-    resource: ClassVar[type[HttpResourceSpec]] = HttpResourceSpec
-
     base_url: str
     resources: dict[str, Any]
     egress_opt_in: bool = False
@@ -83,13 +80,6 @@ class HttpAdapterFile(msgspec.Struct, tag_field="adapter", tag="http", forbid_un
     retries: Annotated[int, msgspec.Meta(ge=0, le=5)] = 2
     auth: BearerAuth | BasicAuth | HeaderAuth | None = None
     headers: dict[str, str] = {}
-
-
-# The adapter files, a union tagged by `adapter`: a new adapter is one more struct here.
-AdapterFile = SqlAdapterFile | HttpAdapterFile
-ADAPTERS: dict[str, type[AdapterFile]] = {
-    str(t.__struct_config__.tag): t for t in (SqlAdapterFile, HttpAdapterFile)
-}
 
 
 @dataclass(frozen=True)
@@ -117,58 +107,53 @@ class HttpConfig:
     credentials: Credentials = field(default_factory=Credentials, repr=False)
 
 
-def decode_adapter(doc: Document) -> SqlConfig | HttpConfig:
-    """The typed adapter, or InputError listing every problem in the file."""
+def decode_adapter(doc: Document) -> Any:
+    """The typed configuration of the adapter the file names, or InputError listing every
+    problem in the file."""
     problems: list[Problem] = []
     value = doc.value
     if not isinstance(value, dict):
         raise InputError([doc.problem("$", "a state adapter file must be a mapping")])
-    file_type = ADAPTERS.get(value.get("adapter"))  # type: ignore[arg-type]
-    if file_type is None:
-        names = " or ".join(repr(n) for n in ADAPTERS)
+    name = value.get("adapter")
+    if not isinstance(name, str) or name not in ADAPTERS:
+        names = " or ".join(repr(n) for n in ADAPTERS.names())
         raise InputError([doc.problem("$.adapter", f"`adapter` must be {names}")])
-    top = _convert(value, file_type, "$", doc, problems)
+    adapter = ADAPTERS[name]
+    top = _convert(value, adapter.file, "$", doc, problems)
     raw = value.get("resources")
-    resources = (
-        _resources(raw, doc, problems, file_type.resource) if isinstance(raw, dict) else None
-    )
-    config: SqlConfig | HttpConfig | None = None
-    if isinstance(top, SqlAdapterFile):
-        config = _sql(top, resources, doc, problems)
-    elif isinstance(top, HttpAdapterFile):
-        config = _http(top, resources or {}, doc, problems)
+    resources = _resources(raw, doc, problems, adapter) if isinstance(raw, dict) else None
+    config = None if top is None else adapter.configure(top, resources, doc, problems)
     if problems or config is None:
         raise InputError(problems)
     return config
 
 
 def _resources(
-    raw: dict[str, Any],
-    doc: Document,
-    problems: list[Problem],
-    resource: type[SqlResourceSpec | HttpResourceSpec],
+    raw: dict[str, Any], doc: Document, problems: list[Problem], adapter: StateAdapter
 ) -> dict[str, Any]:
     """Each resource decoded on its own, so a problem is named by the resource's path."""
     out: dict[str, Any] = {}
     for name, value in raw.items():
         where = f"$.resources.{name}"
-        spec = _convert(value, resource, where, doc, problems)
+        spec = _convert(value, adapter.resource, where, doc, problems)
         if spec is None:
             continue
-        bad = [(where + suffix, why) for suffix, why in _resource_problems(spec) if why]
+        bad = [(where + suffix, why) for suffix, why in adapter.resource_problems(spec) if why]
         problems.extend(doc.problem(p, why) for p, why in bad)
         if not bad:
             out[name] = spec
     return out
 
 
-def _resource_problems(spec: SqlResourceSpec | HttpResourceSpec) -> list[tuple[str, str | None]]:
-    if isinstance(spec, SqlResourceSpec):
-        if (spec.table is None) == (spec.query is None):
-            return [("", "give exactly one of `table` or `query`")]
-        if spec.query is not None:
-            return [(".query", select_problem(spec.query))]
-        return [(".table", None if (spec.table or "").strip() else "`table` is empty")]
+def sql_resource_problems(spec: SqlResourceSpec) -> list[tuple[str, str | None]]:
+    if (spec.table is None) == (spec.query is None):
+        return [("", "give exactly one of `table` or `query`")]
+    if spec.query is not None:
+        return [(".query", select_problem(spec.query))]
+    return [(".table", None if (spec.table or "").strip() else "`table` is empty")]
+
+
+def http_resource_problems(spec: HttpResourceSpec) -> list[tuple[str, str | None]]:
     return [
         (".path", path_problem(spec.path)),
         (".record", pointer_problem(spec.record)),
@@ -176,7 +161,7 @@ def _resource_problems(spec: SqlResourceSpec | HttpResourceSpec) -> list[tuple[s
     ]
 
 
-def _sql(
+def sql_config(
     top: SqlAdapterFile,
     resources: dict[str, SqlResourceSpec] | None,
     doc: Document,
@@ -197,9 +182,9 @@ def _sql(
     return SqlConfig(target, resources)
 
 
-def _http(
+def http_config(
     top: HttpAdapterFile,
-    resources: dict[str, HttpResourceSpec],
+    resources: dict[str, HttpResourceSpec] | None,
     doc: Document,
     problems: list[Problem],
 ) -> HttpConfig:
@@ -233,7 +218,7 @@ def _http(
         problems.append(doc.problem("$.auth", "give exactly one of `username` or `username_env`"))
     if not top.resources:
         problems.append(doc.problem("$.resources", "map at least one resource"))
-    return HttpConfig(doc.file, top, resources, _credentials(top.auth, doc, problems))
+    return HttpConfig(doc.file, top, resources or {}, _credentials(top.auth, doc, problems))
 
 
 def _credentials(

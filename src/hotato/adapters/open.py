@@ -138,7 +138,8 @@ def _open_document(
 
 def _open_adapter(source: str, data: bytes) -> tuple[StateReader, SandboxReader | None, str]:
     from hotato._documents import parse_document
-    from hotato.adapters.config import HttpConfig, decode_adapter
+    from hotato.adapters.config import decode_adapter
+    from hotato.adapters.registry import ADAPTERS
 
     try:
         text = data.decode("utf-8-sig")
@@ -158,15 +159,5 @@ def _open_adapter(source: str, data: bytes) -> tuple[StateReader, SandboxReader 
             ]
         )
     config = decode_adapter(doc)
-    name = Path(source).name
-    if isinstance(config, HttpConfig):
-        from hotato.adapters.http import HttpReader
-
-        return HttpReader(config), None, f"http {config.spec.base_url} (adapter {name})"
-    from hotato.adapters.sql import SqlReader
-
-    return (
-        SqlReader(config.target, config.resources),
-        None,
-        f"{config.target.label} (read-only, adapter {name})",
-    )
+    reader, description = ADAPTERS[doc.value["adapter"]].open(config, Path(source).name)
+    return reader, None, description

@@ -11,6 +11,7 @@ graded only on request (the action must follow); `negated` ones are listed, neve
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,7 @@ from hotato.claims.pack import ClaimType, PackSet
 from hotato.claims.said import Said, confirmed, said_for
 from hotato.model.evidence import Span, Trace, Transcript
 from hotato.model.match import subset
+from hotato.model.reports import ClaimsSummary, Counts
 from hotato.model.state import StateSource, StateUnavailable
 from hotato.model.status import Status
 
@@ -137,7 +139,7 @@ def _state_check(
     return Status.PASS, f"the {check.resource} record agrees", where
 
 
-class Grader:
+class ClaimGrader:
     """Grades the claims of one call. Holds the ledger of spans already claimed."""
 
     def __init__(
@@ -706,7 +708,7 @@ def check_claims(
 ) -> list[ClaimResult]:
     """Every claim of the call, graded in transcript order."""
     found = list(claims) if claims is not None else extract(transcript.turns, packs)
-    grader = Grader(transcript, trace, state, packs, options or Options())
+    grader = ClaimGrader(transcript, trace, state, packs, options or Options())
     for before, claim in itertools.pairwise(found):
         if before.turn == claim.turn:
             grader.after[(claim.turn, claim.span)] = before.span[1]
@@ -717,16 +719,19 @@ def check_claims(
     return [grader.grade(c) for c in found]
 
 
-def summary(results: Sequence[ClaimResult]) -> dict[str, Any]:
+def summary(results: Sequence[ClaimResult]) -> ClaimsSummary:
     graded = [r for r in results if r.graded]
-    counts = {s.value.lower(): sum(1 for r in graded if r.status is s) for s in Status}
-    by_type: dict[str, dict[str, int]] = {}
+    by_type: dict[str, list[ClaimResult]] = {}
     for r in graded:
-        row = by_type.setdefault(r.type, {"pass": 0, "fail": 0, "inconclusive": 0})
-        row[r.status.value.lower()] += 1
-    return {
-        "claims": len(results),
-        "graded": counts,
-        "not_graded": len(results) - len(graded),
-        "by_type": dict(sorted(by_type.items())),
-    }
+        by_type.setdefault(r.type, []).append(r)
+    return ClaimsSummary(
+        claims=len(results),
+        graded=_counts(graded),
+        not_graded=len(results) - len(graded),
+        by_type={t: _counts(rs) for t, rs in sorted(by_type.items())},
+    )
+
+
+def _counts(results: Sequence[ClaimResult]) -> Counts:
+    c = Counter(r.status for r in results)
+    return Counts(passed=c[Status.PASS], failed=c[Status.FAIL], inconclusive=c[Status.INCONCLUSIVE])

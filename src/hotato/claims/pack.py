@@ -21,10 +21,15 @@ import re2
 
 from hotato._documents import Document, load_document
 from hotato.model.errors import InputError, Problem, UsageError
+from hotato.model.registry import Registry
 
 PACK_DIR = Path(__file__).resolve().parent / "packs"
 # The bundled claim packs: name -> file in hotato/claims/packs. Adding a pack adds one line.
-BUNDLED: dict[str, str] = {"core": "core.yaml"}
+# name -> the pack file; a team's own packs come from the `hotato.claim_packs` entry-point group
+# (an attribute holding the file's Path) or are passed by path
+BUNDLED: Registry[Path] = Registry(
+    "claim pack", Path, {"core": lambda: PACK_DIR / "core.yaml"}, group="hotato.claim_packs"
+)
 DEFAULT_PACKS = ("core",)
 POLARITIES = ("done", "failed", "promised", "negated")
 ENTITY_KINDS = ("amount", "date", "time", "count", "id")
@@ -190,7 +195,7 @@ def is_path(name: str) -> bool:
 
 
 def bundled_names() -> list[str]:
-    return sorted(BUNDLED)
+    return sorted(BUNDLED.names())
 
 
 @lru_cache(maxsize=32)
@@ -199,7 +204,7 @@ def load_pack(name_or_path: str) -> Pack:
     if is_path(name_or_path):
         path = Path(name_or_path)
     elif name_or_path in BUNDLED:
-        path = PACK_DIR / BUNDLED[name_or_path]
+        path = BUNDLED[name_or_path]
     else:
         names = ", ".join(bundled_names())
         raise UsageError([Problem(f"unknown claim pack {name_or_path!r} (bundled: {names})")])

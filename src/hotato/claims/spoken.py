@@ -11,10 +11,13 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-UNITS = {
-    "zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9,
+# The one vocabulary of numbers said as words: claims read it here, the PII detectors read it
+# as bytes (`hotato.kinds._pii_spoken`). Each reader keeps its own rules for how words combine.
+DIGITS = {
+    "zero": 0, "nought": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "niner": 9,
 }  # fmt: skip
+ZERO_SOUNDS = ("oh", "o")  # zero said as a letter: a digit only beside other digits
 TEENS = {
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
@@ -31,6 +34,9 @@ ORDINALS = {
 }  # fmt: skip
 SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 DOUBLES = {"double": 2, "triple": 3}
+
+# a digit run may start with "oh" ("oh four seven" is 047); a cardinal never holds it
+UNITS = {**DIGITS, "oh": 0}
 
 # Words and digit groups; a sentence end breaks a number, a comma or hyphen does not
 # ("twenty-one", "four one five, five five five").

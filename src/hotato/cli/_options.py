@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from hotato.evidence.formats import CHOICES
+
+if TYPE_CHECKING:
+    from hotato.model.registry import Registry
 
 POLICIES = ["report", "fail", "refuse"]
 
@@ -22,12 +25,45 @@ def timing_option(more: str = "") -> Callable[[Callable[..., Any]], Callable[...
     return click.option("--timing", metavar="FILE", help=_TIMING_HELP + (more or "."))
 
 
+class RegistryChoice(click.Choice):
+    """A choice among a registry's names, the registry imported only when the option is used
+    or its help shown. A built-in name is accepted without reading the installed plug-ins; the
+    full list (plug-ins included) is read for help and refusals."""
+
+    def __init__(self, registry: Callable[[], Registry[Any]]) -> None:
+        self._registry = registry
+        super().__init__(())
+
+    @property
+    def registry(self) -> Registry[Any]:
+        return self._registry()
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return self.registry.names()
+
+    @choices.setter
+    def choices(self, _: Any) -> None:
+        pass  # always the registry's own names
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value in self.registry.builtin_names:
+            return value
+        return super().convert(value, param, ctx)
+
+
+def _renderers() -> Registry[Any]:
+    from hotato.cli.renderers import RENDERERS
+
+    return RENDERERS
+
+
 def report_format_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """--format for the commands that print a report: text, json, junit, the page, Markdown."""
+    """--format for the commands that print a report: the output formats' registry."""
     return click.option(
         "--format",
         "fmt",
-        type=click.Choice(["text", "json", "junit", "html", "markdown"]),
+        type=RegistryChoice(_renderers),
         default="text",
         show_default=True,
         help=help,

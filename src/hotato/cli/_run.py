@@ -2,42 +2,52 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
 from hotato.model.status import ExitCode
 
-_QUICK_EXIT = False
-
-
-def end_without_teardown() -> None:
-    """Ask `main` to end the process without freeing what the command built: a command that
-    holds a million spans until it has printed would otherwise spend most of a second freeing
-    them one by one. Output is flushed first; only commands that leave nothing to clean up (no
-    worker processes, no temporary files) ask for it."""
-    global _QUICK_EXIT
-    _QUICK_EXIT = True
-
-
-def quick_exit_wanted() -> bool:
-    return _QUICK_EXIT
-
 
 class Exit(Exception):
-    """Raised by commands to finish with a specific code after printing their output."""
+    """Raised by commands to finish with a specific code after printing their output.
 
-    def __init__(self, code: int) -> None:
+    `teardown=False`: the process may end without freeing what the command built. A command
+    that holds a million spans until it has printed would otherwise spend most of a second
+    freeing them one by one; only commands that leave nothing to clean up (no worker
+    processes, no temporary files) ask for it, and `main` honours it only when the process is
+    hotato itself (output is flushed first)."""
+
+    def __init__(self, code: int, *, teardown: bool = True) -> None:
         self.code = code
+        self.teardown = teardown
+
+
+class Ended(NamedTuple):
+    """How a command ended: its exit code, and whether the process must tear down."""
+
+    code: int
+    teardown: bool = True
 
 
 def run_cli(cli: click.Group, argv: list[str] | None) -> int:
-    global _QUICK_EXIT
-    _QUICK_EXIT = False  # each run asks for itself
+    """Run the command line in this process; its exit code."""
+    return run_command(cli, argv).code
+
+
+def run_command(cli: click.Group, argv: list[str] | None) -> Ended:
+    try:
+        return Ended(_code(cli, argv))
+    except Exit as done:
+        return Ended(done.code, done.teardown)
+
+
+def _code(cli: click.Group, argv: list[str] | None) -> int:
+    """The exit code; an Exit the command raises goes to run_command."""
     try:
         cli.main(args=argv, prog_name="hotato", standalone_mode=False)
-    except Exit as done:
-        return done.code
+    except Exit:
+        raise
     except click.exceptions.Abort:
         click.echo("hotato: aborted", err=True)
         return ExitCode.REFUSED
@@ -122,4 +132,4 @@ def _debug() -> bool:
     return os.environ.get("HOTATO_DEBUG", "") not in ("", "0")
 
 
-__all__ = ["Exit", "run_cli"]
+__all__ = ["Ended", "Exit", "run_cli", "run_command"]

@@ -79,10 +79,7 @@ def run_cmd(
           --transcript turns.json --state sandbox.json
     """
     from hotato.cli._pages import check_target
-    from hotato.cli._run import end_without_teardown
     from hotato.runs.assertions import grade_assertions
-
-    end_without_teardown()
 
     check_target(html_path, "--html")
     graded = grade_assertions(
@@ -97,60 +94,38 @@ def run_cmd(
         require_signed_trace=require_signed_trace,
         inconclusive_policy=inconclusive_policy,
         # kept whatever the format: the process ends after printing, and a million spans are
-        # not worth freeing one by one on the way out (see _run.end_without_teardown)
+        # not worth freeing one by one on the way out (see _run.Exit's teardown)
         keep_evidence=True,
         timing=timing,
         audio=audio,
     )
-    outcome, auth = graded.outcome, graded.auth
-    if fmt == "html" or html_path is not None:
+    from hotato.cli.renderers import CallView, render_call
+
+    view = CallView(
+        graded,
+        assertions_path,
+        (
+            ("trace", trace),
+            ("transcript", transcript),
+            ("state", state),
+            ("timing", timing),
+            ("audio", None if timing else audio),
+        ),
+        color=sys.stdout.isatty(),
+    )
+    outcome = graded.outcome
+    page = None
+    if html_path is not None:
         from hotato.cli._pages import write_page
-        from hotato.runs.pages import call_page
+        from hotato.cli.renderers.html import call as html_page
 
-        page = call_page(graded.document, assertions_path, graded.sources)
+        page = html_page(view)
         write_page(html_path, page)
-        if fmt == "html":
-            click.echo(page, nl=False)
-            raise Exit(outcome.exit_code)
-    if fmt == "markdown":
-        from hotato.report.markdown import call
-
-        click.echo(call(graded.document, assertions_path), nl=False)
-    elif fmt == "json":
-        from hotato.report.json_out import encoded
-
-        click.echo(encoded(graded.document), nl=False)  # bytes: written as they are
-    elif fmt == "junit":
-        from hotato.report import junit
-
-        click.echo(junit.render([junit.suite(assertions_path, outcome.results)]), nl=False)
+    if fmt == "html" and page is not None:
+        click.echo(page, nl=False)
     else:
-        from hotato.report.text import render
-
-        given = (
-            ", ".join(
-                f"{k}: {v}"
-                for k, v in (
-                    ("trace", trace),
-                    ("transcript", transcript),
-                    ("state", state),
-                    ("timing", timing),
-                    ("audio", None if timing else audio),
-                )
-                if v
-            )
-            or "no evidence"
-        )
-        count = len(outcome.results)
-        header = f"hotato assert run: {count} assertion(s) from {assertions_path} ({given})"
-        if auth is not None:
-            header += "\ntrace " + (
-                "authenticated by key " + str(auth.key_id)
-                if auth.authenticated
-                else f"NOT authenticated: {auth.reason}"
-            )
-        click.echo(render(outcome, header, color=sys.stdout.isatty()), nl=False)
-    raise Exit(outcome.exit_code)
+        click.echo(render_call(fmt, view), nl=False)
+    raise Exit(outcome.exit_code, teardown=False)
 
 
 @assert_group.command("init")

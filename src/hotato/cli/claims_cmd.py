@@ -150,9 +150,10 @@ def check_cmd(
             nl=False,
         )
     elif fmt == "junit":
+        from hotato.claims.results import as_results
         from hotato.report import junit
 
-        suite = junit.suite(f"claims:{transcript}", claims_out.as_results(results))
+        suite = junit.suite(f"claims:{transcript}", as_results(results))
         click.echo(junit.render([suite]), nl=False)
     else:
         given = ", ".join(f"{k}: {v}" for k, v in (("trace", trace), ("state", state)) if v)

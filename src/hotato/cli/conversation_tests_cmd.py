@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -51,7 +52,7 @@ def conversation_tests_group() -> None:
 )
 @click.option(
     "--origin",
-    "origin_kind",
+    "origin",
     type=click.Choice(["real", "simulated", "fixture"]),
     default="real",
     show_default=True,
@@ -131,36 +132,17 @@ def conversation_tests_group() -> None:
 )
 def run_cmd(
     test_path: str,
-    agent: str,
-    trace: str | None,
-    trace_format: str,
-    transcript: str | None,
-    state: str | None,
-    state_before: str | None,
-    trace_keys: tuple[str, ...],
-    require_signed_trace: bool,
-    inconclusive_policy: str | None,
-    audio: str | None,
-    timing: str | None,
-    out: str | None,
-    repetitions: int | None,
-    trials: str | None,
-    k: int | None,
-    created_at: str | None,
-    origin_kind: str,
     fmt: str,
     junit_path: str | None,
     html_path: str | None,
-    sign_key: str | None,
-    labels: str | None,
-    trust: tuple[str, ...],
     judge_endpoint: str | None,
     judge_model: str,
     judge_egress_opt_in: bool,
     judge_cache: str | None,
     no_store: bool,
     judge_timeout: float,
-    gate_judge: bool,
+    inconclusive_policy: str | None,
+    **given: Any,
 ) -> None:
     """Grade a recorded call against a conversation test.
 
@@ -187,7 +169,8 @@ def run_cmd(
       hotato test run tests/ --agent support-v3 --format markdown --html report.html
     """
     from hotato.cli._pages import check_target, write_page
-    from hotato.cli._test_output import check_junit, render, write_junit
+    from hotato.cli._test_output import check_junit, write_junit
+    from hotato.cli.renderers import OutcomeView, render_outcome
     from hotato.runs.conversation import run_request
     from hotato.runs.request import RunRequest
 
@@ -204,31 +187,13 @@ def run_cmd(
             egress_opt_in=judge_egress_opt_in,
             timeout=judge_timeout,
         )
-    req = RunRequest(
-        test_path=test_path,
-        agent=agent,
-        trace=trace,
-        trace_format=trace_format,
-        transcript=transcript,
-        state=state,
-        state_before=state_before,
-        audio=audio,
-        timing=timing,
+    # every other option is a field of the request by its own name (RunRequest.of)
+    req = RunRequest.of(
+        test_path,
         policy=inconclusive_policy,
-        out=out,
-        repetitions=repetitions,
-        trials=trials,
-        k=k,
-        created_at=created_at,
-        origin=origin_kind,
-        labels=labels,
-        trust=trust,
         judge=judge,
-        gate_judge=gate_judge,
-        sign_key=sign_key,
-        trace_keys=trace_keys,
-        require_signed_trace=require_signed_trace,
         page=fmt == "html" or html_path is not None,
+        **given,
     )
     check_junit(junit_path)
     check_target(html_path, "--html")
@@ -236,13 +201,12 @@ def run_cmd(
     for note in outcome.notes:
         click.echo(f"hotato: note: {note}", err=True)
     write_junit(junit_path, outcome.items)
-    if fmt == "html" or html_path is not None:
-        from hotato.runs.pages import outcome_page
+    view = OutcomeView(outcome, color=sys.stdout.isatty(), page_path=html_path)
+    page = None
+    if html_path is not None:
+        from hotato.cli.renderers.html import outcome as html_page
 
-        page = outcome_page(outcome, html_path)
+        page = html_page(view)
         write_page(html_path, page)
-        if fmt == "html":
-            click.echo(page, nl=False)
-            raise Exit(outcome.exit_code)
-    click.echo(render(fmt, outcome, color=sys.stdout.isatty()), nl=False)
+    click.echo(page if fmt == "html" and page is not None else render_outcome(fmt, view), nl=False)
     raise Exit(outcome.exit_code)

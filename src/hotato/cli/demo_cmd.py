@@ -44,22 +44,22 @@ def demo(write_to: str | None, fmt: str, html_path: str | None) -> None:
     exits 1, as a CI gate would.
     """
     from hotato.cli._pages import check_target
-    from hotato.engine.loader import load_assertions
-    from hotato.engine.run import run
-    from hotato.engine.sources import open_sources
+    from hotato.runs.assertions import grade_assertions
 
     check_target(html_path, "--html")
     src = demo_dir()
     if write_to is not None:
         _write(src, Path(write_to))
         return
-    aset = load_assertions(src / "assertions.yaml")
-    sources = open_sources(
-        trace=str(src / "trace.jsonl"),
-        transcript=str(src / "transcript.json"),
+    graded = grade_assertions(
+        src / "assertions.yaml",
+        trace=src / "trace.jsonl",
+        transcript=src / "transcript.json",
         state=str(src / "orders.sqlite"),
+        keep_evidence=True,
     )
-    outcome = run(aset, sources)
+    outcome, sources = graded.outcome, graded.sources
+    assert sources is not None  # kept: keep_evidence
     if html_path is not None:
         from hotato.cli._pages import write_page
         from hotato.report.json_out import envelope

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import click
 
-from hotato.cli._options import POLICIES
+from hotato.cli._options import POLICIES, RegistryChoice
 from hotato.cli._run import Exit
+
+if TYPE_CHECKING:
+    from hotato.model.registry import Registry
 
 
 @click.group("fleet")
@@ -271,11 +276,17 @@ def report_cmd(results: str, html_path: str) -> None:
     click.echo(f"wrote {html_path}")
 
 
+def _pull_sources() -> Registry[Any]:
+    from hotato.fleet.pull import SOURCES
+
+    return SOURCES
+
+
 @fleet_group.command("pull")
 @click.option(
     "--from",
     "vendor",
-    type=click.Choice(["vapi", "retell"]),
+    type=RegistryChoice(_pull_sources),
     required=True,
     help="The platform whose list-calls API to read.",
 )

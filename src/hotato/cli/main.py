@@ -111,7 +111,7 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from hotato.cli._run import quick_exit_wanted, run_cli
+    from hotato.cli._run import run_command
 
     # argv None: this process is hotato itself (the console script, `python -m hotato`), not
     # a caller running it in process, so it may tune the collector and end without tearing down
@@ -120,8 +120,8 @@ def main(argv: list[str] | None = None) -> None:
         # thousands of objects that live until it ends (modules, types, decoders, specs), which
         # those passes walk and never free; cycles of garbage still go, a few MB later at most.
         gc.set_threshold(20_000, *gc.get_threshold()[1:])
-    code = run_cli(cli, argv)
-    if argv is None and quick_exit_wanted():
+    code, teardown = run_command(cli, argv)
+    if argv is None and not teardown:
         try:
             sys.stdout.flush()
             sys.stderr.flush()

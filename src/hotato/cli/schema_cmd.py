@@ -17,6 +17,7 @@ def schema_cmd(name: str) -> None:
     conversation-test  a conversation test (hotato.conversation-test v1)
     result             what `assert run` / `test run --format json` print
     artifact           an artifact's manifest, conversation.json
+    state-adapter      a state adapter file (`adapter: sql`, `adapter: http`, or a plug-in's)
 
     The schema is generated from the types hotato decodes with, so it cannot drift. Point
     your editor's YAML language server at it, first line of the file:

@@ -1,4 +1,5 @@
-"""Open the evidence of one call from the paths a user gave."""
+"""The evidence of one call: a trace file opened in any format, and the one rule for what it
+supplies (`call_sources`). `hotato.runs.evidence.sources_of` builds a call's Sources with them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import msgspec
 
 from hotato._io import digest_file
 from hotato.engine.evaluate import Sources
-from hotato.evidence.transcript import load_transcript
 from hotato.model.errors import InputError
 from hotato.model.evidence import CallEvidence, Trace, Transcript
 from hotato.model.state import StateSource
@@ -70,28 +70,6 @@ def open_call(path: str, fmt: str = "auto", verified_sha256: str | None = None) 
     return call
 
 
-def open_sources(
-    trace: str | None = None,
-    transcript: str | None = None,
-    state: str | None = None,
-    state_before: str | None = None,
-    trace_format: str = "auto",
-    trace_sha256: str | None = None,
-) -> Sources:
-    """Each argument left out stays None: not supplied, which is not the same as empty.
-    `trace_sha256`: the digest an authenticated trace's signature covers (see open_trace).
-
-    A stack's export is all the evidence it holds: without `transcript`, the turns it carries
-    are the transcript. An export that held no call evidence is not supplied, with its cause
-    in `gaps`, so checks that read it are INCONCLUSIVE rather than graded against nothing."""
-    call = open_call(trace, trace_format, trace_sha256) if trace is not None else None
-    return call_sources(
-        call,
-        load_transcript(transcript) if transcript is not None else None,
-        _open_state(state, state_before) if state is not None else None,
-    )
-
-
 def call_sources(
     call: CallEvidence | None, transcript: Transcript | None, state: StateSource | None
 ) -> Sources:
@@ -109,10 +87,3 @@ def call_sources(
         sources.gaps["trace"] = empty
         sources.gaps["transcript"] = empty
     return sources
-
-
-def _open_state(state: str, state_before: str | None) -> StateSource:
-    # The adapters (SQL drivers, HTTP) are imported only when a state source is given.
-    from hotato.adapters import open_state
-
-    return open_state(state, state_before)

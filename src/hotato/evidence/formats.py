@@ -8,16 +8,31 @@ comes first. A name not in the table is refused, never read as some other vendor
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import msgspec
 
+from hotato.model.registry import Registry
+
+if TYPE_CHECKING:
+    from hotato.evidence.ingest._emit import Emitter
+    from hotato.evidence.ingest.detect import Sniffed
+
 _INGEST = "hotato.evidence.ingest"
+
+
+class TraceReader(msgspec.Struct, frozen=True):
+    """What a format's module offers: is a sniffed file this format, and read it into spans."""
+
+    detect: Callable[[Sniffed], bool]
+    read: Callable[[Sniffed, Emitter], None]
 
 
 class TraceFormat(msgspec.Struct, frozen=True):
     name: str
     reads: str  # what the format is, in a user's words (help, docs, refusals)
-    detect: str  # "module:function" taking a Sniffed file, True when the file is this format
-    read: str  # "module:function" taking (Sniffed, Emitter)
+    reader: str  # "module:TraceReader", imported when a file is detected or read
     aliases: tuple[str, ...] = ()
 
 
@@ -25,46 +40,43 @@ TABLE: tuple[TraceFormat, ...] = (
     TraceFormat(
         "native",
         "a hotato voice_trace JSONL",
-        f"{_INGEST}._bridge:detect_native",
-        f"{_INGEST}._bridge:read_native",
+        f"{_INGEST}._bridge:NATIVE",
         ("voice_trace", "hotato"),
     ),
     TraceFormat(
         "pipecat",
         "Pipecat's OTLP spans (tracer `pipecat`)",
-        f"{_INGEST}.pipecat:detect",
-        f"{_INGEST}.otel:read_pipecat",
+        f"{_INGEST}.otel:PIPECAT",
     ),
     TraceFormat(
         "livekit",
         "a LiveKit Agents session report, its chat history, or LiveKit's OTLP spans",
-        f"{_INGEST}.livekit:detect",
-        f"{_INGEST}.livekit:read",
+        f"{_INGEST}.otel:LIVEKIT",
     ),
     TraceFormat(
         "otel",
         "OTLP/JSON (lines or a document), OTLP protobuf, or the OTel bridge JSONL",
-        f"{_INGEST}.otel:detect",
-        f"{_INGEST}.otel:read_otel",
+        f"{_INGEST}.otel:OTEL",
         ("otlp", "opentelemetry"),
     ),
     TraceFormat(
         "vapi",
         "a Vapi end-of-call report, another Vapi server message that carries "
         "the call, or a call object",
-        f"{_INGEST}.vapi:detect",
-        f"{_INGEST}.vapi:read",
+        f"{_INGEST}.vapi:VAPI",
     ),
     TraceFormat(
         "retell",
         "a Retell call object or a webhook that carries it "
         "(call_ended, call_analyzed, transcript_updated, transfer_*)",
-        f"{_INGEST}.retell:detect",
-        f"{_INGEST}.retell:read",
+        f"{_INGEST}.retell:RETELL",
     ),
 )
 
 BY_NAME = {f.name: f for f in TABLE}
+READERS: Registry[TraceReader] = Registry(
+    "trace format", TraceReader, {f.name: f.reader for f in TABLE}
+)
 ALIASES = {alias: f.name for f in TABLE for alias in f.aliases}
 NAMES: tuple[str, ...] = tuple(f.name for f in TABLE)
 CHOICES: tuple[str, ...] = ("auto", *NAMES)

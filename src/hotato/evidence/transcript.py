@@ -1,4 +1,4 @@
-"""Transcripts in the three shapes hotato reads (DESIGN §2)."""
+"""Transcripts in the three shapes hotato reads (docs/assertions.md)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ graded the same way wherever it is merged or named. Same version, same bytes, sa
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from hotato.kinds._base import Spec
 from hotato.kinds._decode import decode_assertion_list, did_you_mean
 from hotato.kinds._regex import compile_pattern
 from hotato.model.errors import InputError, Problem, UsageError
+from hotato.model.registry import Registry
 
 PACK_DIR = Path(__file__).resolve().parent.parent / "packs"
 DEFAULT_PACK = "default"
@@ -50,8 +51,31 @@ class Pack(msgspec.Struct, frozen=True):
         return [s.id for s in self.specs]
 
 
+def _bundled(name: str) -> Callable[[], Path]:
+    return lambda: PACK_DIR / f"{name}.yaml"
+
+
+# name -> the pack file; a team's own packs come from the `hotato.packs` entry-point group (an
+# attribute holding the file's Path) or are passed by path
+PACKS: Registry[Path] = Registry(
+    "pack",
+    Path,
+    {
+        name: _bundled(name)
+        for name in (
+            "default",
+            "identity-before-account",
+            "pii-leak",
+            "prohibited-language",
+            "required-disclosure",
+        )
+    },
+    group="hotato.packs",
+)
+
+
 def bundled_names() -> list[str]:
-    return sorted(Path(n).stem for n in os.listdir(PACK_DIR) if n.endswith(".yaml"))
+    return sorted(PACKS.names())
 
 
 def list_packs() -> list[PackInfo]:
@@ -81,8 +105,8 @@ def load_pack(name_or_path: str) -> Pack:
     """
     if is_path(name_or_path):
         path = Path(name_or_path)
-    elif name_or_path in bundled_names():
-        path = PACK_DIR / f"{name_or_path}.yaml"
+    elif name_or_path in PACKS:
+        path = PACKS[name_or_path]
     else:
         raise UsageError([Problem(unknown_pack_message(name_or_path))])
     doc = load_document(path, "pack")

@@ -16,24 +16,17 @@ from itertools import repeat
 
 import msgspec
 
+from hotato.claims.spoken import DIGITS, DOUBLES, SCALES, TEENS, TENS, ZERO_SOUNDS
 from hotato.kinds._regex import compile_pattern
 
-_UNITS = {
-    b"zero": b"0", b"nought": b"0", b"one": b"1", b"two": b"2", b"three": b"3", b"four": b"4",
-    b"five": b"5", b"six": b"6", b"seven": b"7", b"eight": b"8", b"nine": b"9", b"niner": b"9",
-}  # fmt: skip
-_ZERO_INSIDE = {b"oh", b"o"}  # zero only after another digit: "oh" alone is an interjection
-_TEENS = {
-    b"ten": b"10", b"eleven": b"11", b"twelve": b"12", b"thirteen": b"13", b"fourteen": b"14",
-    b"fifteen": b"15", b"sixteen": b"16", b"seventeen": b"17", b"eighteen": b"18",
-    b"nineteen": b"19",
-}  # fmt: skip
-_TENS = {
-    b"twenty": b"2", b"thirty": b"3", b"forty": b"4", b"fourty": b"4", b"fifty": b"5",
-    b"sixty": b"6", b"seventy": b"7", b"eighty": b"8", b"ninety": b"9",
-}  # fmt: skip
-_REPEAT = {b"double": 2, b"triple": 3}
-_SCALE = {b"hundred": b"00", b"thousand": b"000"}
+# the one vocabulary (hotato.claims.spoken), as bytes
+_UNITS = {w.encode(): str(n).encode() for w, n in DIGITS.items()}
+_ZERO_INSIDE = {w.encode() for w in ZERO_SOUNDS}  # "oh" alone is an interjection
+_TEENS = {w.encode(): str(n).encode() for w, n in TEENS.items()}
+_TENS = {w.encode(): str(n // 10).encode() for w, n in TENS.items()}  # the tens digit
+_REPEAT = {w.encode(): n for w, n in DOUBLES.items()}
+# the zeros a scale word adds after one digit; no identifier is said in millions
+_SCALE = {w.encode(): b"0" * (len(str(n)) - 1) for w, n in SCALES.items() if n < 1_000_000}
 _PLUS = b"plus"
 
 _GAP_CHARS = b" \t\r\n\f,.;:-"

@@ -7,20 +7,20 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from hotato.model.evidence import Span
+from hotato.model.evidence import Span, Trace, Transcript
 from hotato.model.failure import failure_text
 
 T = TypeVar("T")
 
 
-def derived(evidence: Any, key: Hashable, build: Callable[[], T]) -> T:
+def derived(evidence: Trace | Transcript, key: Hashable, build: Callable[[], T]) -> T:
     """A value computed from a trace (or transcript) once per run, however many assertions ask.
 
     Kept on the evidence object itself, as its own `cached_property` indexes are, so it lives
     exactly as long as the evidence does. A run costs O(spans + matches), not O(assertions x
     spans): a check that scans spans asks for its scan here, keyed by what it depends on.
     """
-    memo: dict[Hashable, Any] = evidence.__dict__.setdefault("_derived", {})
+    memo = evidence.memo
     if key not in memo:
         memo[key] = build()
     value: T = memo[key]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+import msgspec
+
 from hotato.claims import Options, check_claims, load_packs, summary
 from hotato.claims.catalog import load_catalog
 from hotato.kinds._base import Evidence, Spec, kind
@@ -95,8 +97,8 @@ def check(spec: Claims, ev: Evidence) -> Verdict:
         Status.PASS,
     )
     totals = summary(results)
-    g = totals["graded"]
-    tally = f"{g['pass']} pass, {g['fail']} fail, {g['inconclusive']} inconclusive"
+    g = totals.graded
+    tally = f"{g.passed} pass, {g.failed} fail, {g.inconclusive} inconclusive"
     if not graded:
         reason = "no claim of a completed or failed action found in the agent's turns"
     elif status is Status.PASS:
@@ -109,7 +111,7 @@ def check(spec: Claims, ev: Evidence) -> Verdict:
     return Verdict(
         status=status,
         reason=reason,
-        observed=g,
+        observed=msgspec.to_builtins(g),
         evidence=list(dict.fromkeys(evidence))[:20],
         details={
             "packs": [f"{p.info.name}@{p.info.version}" for p in packs.packs],

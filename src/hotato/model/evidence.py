@@ -163,6 +163,35 @@ class Trace(msgspec.Struct, dict=True):
     path: str | None = None
     authenticated: bool = False
 
+    @classmethod
+    def indexed(
+        cls,
+        meta: dict[str, Any],
+        spans: list[Span],
+        path: str | None,
+        *,
+        by_type: dict[str, list[Span]],
+        tool_calls: dict[str, list[Span]],
+        in_time_order: bool,
+    ) -> "Trace":
+        """A trace built with the indexes its loader computed as it read (`TraceIndexer`):
+        each is exactly what its property would compute on first use. `in_time_order`: the
+        spans are already in time order, so they are their own placement."""
+        trace = cls(meta=meta, spans=spans, path=path)
+        cached = trace.__dict__  # where the cached properties keep what they computed
+        cached["by_type"] = by_type
+        cached["tool_calls"] = tool_calls
+        if in_time_order:
+            cached["placement"] = Placement(spans)
+            cached["tool_order"] = by_type.get("tool_call", [])
+        return trace
+
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """Answers the checks computed from this evidence, by question (`kinds._trace_util.
+        derived`): they live exactly as long as the evidence does."""
+        return {}
+
     @cached_property
     def by_type(self) -> dict[str, list[Span]]:
         index: dict[str, list[Span]] = defaultdict(list)
@@ -321,14 +350,14 @@ class TraceIndexer:
                 if calls is None:
                     calls = tool_calls[name] = []
                 calls.append(span)
-        trace = Trace(meta=meta, spans=spans, path=path)
-        seeded = trace.__dict__  # what the cached properties would compute, computed already
-        seeded["by_type"] = by_type
-        seeded["tool_calls"] = tool_calls
-        if _already_in_time_order(spans):
-            seeded["placement"] = Placement(spans)
-            seeded["tool_order"] = tools
-        return trace
+        return Trace.indexed(
+            meta,
+            spans,
+            path,
+            by_type=by_type,
+            tool_calls=tool_calls,
+            in_time_order=_already_in_time_order(spans),
+        )
 
 
 _JOIN = b"".join
@@ -440,6 +469,12 @@ class Turn(msgspec.Struct, frozen=True):
 class Transcript(msgspec.Struct, dict=True):
     turns: list[Turn]
     path: str | None = None
+
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """Answers the checks computed from this evidence, by question (`kinds._trace_util.
+        derived`): they live exactly as long as the evidence does."""
+        return {}
 
     @cached_property
     def by_role(self) -> dict[str, list[Turn]]:

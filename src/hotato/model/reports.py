@@ -35,6 +35,16 @@ class Counts(msgspec.Struct, kw_only=True):
         )
 
 
+class ClaimsSummary(msgspec.Struct, kw_only=True):
+    """`claims check`: how many claims were found, the graded ones counted (overall and per
+    claim type), and how many were not graded (negated, or promised without --promises)."""
+
+    claims: int
+    graded: Counts
+    not_graded: int
+    by_type: dict[str, Counts]
+
+
 class Wilson(msgspec.Struct, kw_only=True):
     level: float
     low: float

@@ -1,7 +1,6 @@
 """Rendering claims: JSON (fixed key order, byte-stable), text, and JUnit via the shared suite.
 
-Graded claims become ordinary `Result`s (id `claim-t<turn>-<n>`, kind `claims`) so the exit
-code follows the same inconclusive policy as `assert run`."""
+The exit code is decided with the results (`hotato.runs.claims`); this module only shows them."""
 
 from __future__ import annotations
 
@@ -12,41 +11,11 @@ from typing import Any
 import msgspec
 
 from hotato.claims import Claim, ClaimResult, PackSet
-from hotato.engine.policy import exit_code
-from hotato.model.results import Result
-from hotato.model.status import ExitCode, Policy, Status
+from hotato.claims.results import claim_ids
+from hotato.model.reports import ClaimsSummary
+from hotato.model.status import Policy
 
 SCHEMA = "hotato.claims.v1"
-
-
-def claim_ids(items: Sequence[Claim | ClaimResult]) -> list[str]:
-    """Stable ids: the turn, then the claim's position within its turn."""
-    seen: Counter[int] = Counter()
-    out = []
-    for c in items:
-        seen[c.turn] += 1
-        out.append(f"claim-t{c.turn}-{seen[c.turn]}")
-    return out
-
-
-def as_results(results: Sequence[ClaimResult]) -> list[Result]:
-    """The graded claims, as assertion results."""
-    return [
-        Result(
-            id=cid,
-            kind="claims",
-            deterministic=True,
-            status=r.status,
-            reason=f"{r.type} ({r.polarity}) {r.text!r}: {r.reason}",
-            evidence=r.evidence,
-        )
-        for cid, r in zip(claim_ids(results), results, strict=True)
-        if r.graded
-    ]
-
-
-def exit_for(results: Sequence[ClaimResult], policy: Policy) -> ExitCode:
-    return exit_code(as_results(results), policy)
 
 
 def packs_doc(packs: PackSet) -> list[dict[str, str]]:
@@ -58,7 +27,7 @@ def packs_doc(packs: PackSet) -> list[dict[str, str]]:
 
 def check_doc(
     results: Sequence[ClaimResult],
-    summary: dict[str, Any],
+    summary: ClaimsSummary,
     packs: PackSet,
     code: int,
     policy: Policy,
@@ -108,7 +77,7 @@ def extract_text(claims: Sequence[Claim], header: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def check_text(results: Sequence[ClaimResult], summary: dict[str, Any], header: str) -> str:
+def check_text(results: Sequence[ClaimResult], summary: ClaimsSummary, header: str) -> str:
     lines = [header, ""]
     for cid, r in zip(claim_ids(results), results, strict=True):
         word = r.status.value if r.graded else "NOT GRADED"
@@ -116,18 +85,10 @@ def check_text(results: Sequence[ClaimResult], summary: dict[str, Any], header: 
         lines.append(f"  {'':<12}  {'':<14} {r.reason}")
     if not results:
         lines.append("  no claims found in the agent's turns")
-    g = summary["graded"]
+    g = summary.graded
     lines += [
         "",
-        f"claims: {g['pass']} pass, {g['fail']} fail, {g['inconclusive']} inconclusive"
-        f"; {summary['not_graded']} not graded (negated, or promised without --promises)",
+        f"claims: {g.passed} pass, {g.failed} fail, {g.inconclusive} inconclusive"
+        f"; {summary.not_graded} not graded (negated, or promised without --promises)",
     ]
     return "\n".join(lines) + "\n"
-
-
-def status_of(results: Sequence[ClaimResult]) -> Status:
-    graded = [r.status for r in results if r.graded]
-    for s in (Status.FAIL, Status.INCONCLUSIVE):
-        if s in graded:
-            return s
-    return Status.PASS

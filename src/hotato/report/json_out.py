@@ -1,4 +1,4 @@
-"""The JSON envelope of `assert run` (DESIGN §4): keys in a fixed order, byte-stable."""
+"""The JSON envelope of `assert run` (docs/assertions.md): keys in a fixed order, byte-stable."""
 
 from __future__ import annotations
 

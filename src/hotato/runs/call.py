@@ -44,15 +44,15 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Con
 
     req.refuse_unbindable()
     _check_inputs(files)
-    auth = authenticate(files.trace, req.trace_keys, req.require_signed_trace)
+    auth = authenticate(files.trace, req.evidence.trace_keys, req.evidence.require_signed_trace)
     human = _human(req, test, files)
     objects = req.objects()
     sources = sources_of(
         objects.get("trace", files.trace),
         objects.get("transcript", files.transcript),
         objects.get("state", files.state),
-        req.state_before,
-        req.trace_format,
+        req.evidence.state_before,
+        req.evidence.trace_format,
         verified_digest(auth),
         evidence_state=not files.state_configured,
     )
@@ -68,11 +68,11 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Con
     run = run_test(
         test,
         sources,
-        req.agent or test.agent,
-        req.policy,
-        req.repetitions,
-        rubric_lane=rubric_lane(req.judge),
-        gate_judge=req.gate_judge,
+        req.options.agent or test.agent,
+        req.options.policy,
+        req.options.repetitions,
+        rubric_lane=rubric_lane(req.options.judge),
+        gate_judge=req.options.gate_judge,
         human=_against_state(human) if human else None,
     )
     if human is not None:
@@ -95,16 +95,16 @@ def _against_state(human: HumanLane) -> Callable[[list[StateRead]], HumanVerdict
 
 
 def _human(req: RunRequest, test: ConversationTest, files: CallFiles) -> HumanLane | None:
-    if req.labels is None:
+    if req.evidence.labels is None:
         return None
-    if not req.trust:
+    if not req.evidence.trust:
         raise InputError.one("--labels needs --trust PUBKEY (or a folder of keys) to verify them")
     from hotato.conversation.identity import assertion_digests, call_digests, conversation_id
     from hotato.runs.human import load_human_lane
 
-    conv = conversation_id(test.id, req.agent or test.agent, call_digests(files))
+    conv = conversation_id(test.id, req.options.agent or test.agent, call_digests(files))
     digests = assertion_digests([*test.deterministic, *test.rubric])
-    return load_human_lane(req.labels, list(req.trust), conv, digests)
+    return load_human_lane(req.evidence.labels, list(req.evidence.trust), conv, digests)
 
 
 def write_artifact(
@@ -120,28 +120,28 @@ def write_artifact(
     `artifact` entry."""
     from hotato.runs.artifact import bind, created_at, origin
 
-    when = created_at(req.created_at)
+    when = created_at(req.output.created_at)
     signer = None
-    if req.sign_key is not None:
+    if req.output.sign_key is not None:
         from hotato.artifacts.manifest_sig import manifest_envelope
         from hotato.artifacts.signing import load_private_key
 
-        key = load_private_key(req.sign_key)
+        key = load_private_key(req.output.sign_key)
 
         def signer(manifest: bytes) -> bytes:
             return manifest_envelope(manifest, key)
 
     page = None
-    if req.page:
+    if req.output.page:
         from hotato.runs.pages import call_page
 
         page = call_page(doc, test.id, sources).encode()
     manifest = bind(
         out,
         test.id,
-        req.agent or test.agent,
+        req.options.agent or test.agent,
         when,
-        origin(req.origin, test.simulator),
+        origin(req.output.origin, test.simulator),
         # the bound results also record each assertion's digest and the digest of the state
         # evidence they were graded against, which a label then carries
         {
@@ -155,7 +155,7 @@ def write_artifact(
         page,
     )
     # signed inside the staging folder, before the swap
-    signature = str(Path(out) / SIGNATURE) if req.sign_key is not None else None
+    signature = str(Path(out) / SIGNATURE) if req.output.sign_key is not None else None
     return ArtifactInfo(path=out, manifest=manifest, signature=signature)
 
 
@@ -163,26 +163,26 @@ def preflight(req: RunRequest, test: ConversationTest, check_out: bool = True) -
     """Refuse a bad --out, --created-at or --origin before any work, so nothing is written.
 
     `check_out` is False for a suite's artifact folder inside an --out not yet made."""
-    if req.out is None:
+    if req.output.out is None:
         return
     from hotato.artifacts.bundle import check_out_dir
     from hotato.runs.artifact import created_at, origin
 
     if check_out:
-        check_out_dir(req.out)
-    if req.sign_key is not None:
+        check_out_dir(req.output.out)
+    if req.output.sign_key is not None:
         from hotato.artifacts.signing import load_private_key
 
-        load_private_key(req.sign_key)  # a bad key is refused before anything is written
-    if req.created_at is not None:
-        created_at(req.created_at)
-    origin(req.origin, test.simulator)
+        load_private_key(req.output.sign_key)  # a bad key is refused before anything is written
+    if req.output.created_at is not None:
+        created_at(req.output.created_at)
+    origin(req.output.origin, test.simulator)
 
 
 def single(
     req: RunRequest, test: ConversationTest, files: CallFiles
 ) -> tuple[ConversationRun, TestRun]:
-    """Grade one call and, with `req.out`, write its artifact (never under a refusal)."""
+    """Grade one call and, with `req.output.out`, write its artifact (never under a refusal)."""
     preflight(req, test)
     with staged(files) as call:  # each input read once: what is graded is what is bound
         return _single(req, test, call)
@@ -193,14 +193,14 @@ def _single(
 ) -> tuple[ConversationRun, TestRun]:
     run = grade_call(req, test, files)
     doc = run_document(run)
-    if req.out is not None:
+    if req.output.out is not None:
         if run.policy is Policy.REFUSE and run.tally.inconclusive:
             # the run refuses outright: a refusal writes nothing
             doc.artifact = ArtifactInfo(
-                path=req.out,
+                path=req.output.out,
                 written=False,
                 reason="the inconclusive policy `refuse` refused the run",
             )
         else:
-            doc.artifact = write_artifact(req, test, doc, files, req.out, run.sources)
+            doc.artifact = write_artifact(req, test, doc, files, req.output.out, run.sources)
     return run, doc

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from hotato.claims import Claim, ClaimResult, Options, PackSet, check_claims, extract, load_packs
 from hotato.claims import summary as summarise
 from hotato.model.errors import UsageError
+from hotato.model.reports import ClaimsSummary
 from hotato.model.status import ExitCode, Policy
 
 
@@ -23,7 +23,7 @@ class ClaimsFound:
 class ClaimsGraded:
     packs: PackSet
     results: list[ClaimResult]
-    summary: dict[str, Any]
+    summary: ClaimsSummary
     policy: Policy
     exit_code: ExitCode
 
@@ -52,8 +52,9 @@ def grade_claims(
     order, since a read-back shapes the claim after it. `tools`: the agent's tool catalog
     file; without it, claims are aligned with the tools the trace shows."""
     from hotato.claims.catalog import load_catalog
-    from hotato.engine.sources import open_sources
-    from hotato.report.claims_out import exit_for
+    from hotato.claims.results import as_results
+    from hotato.engine.policy import exit_code
+    from hotato.runs.evidence import sources_of
 
     pack_set = load_packs(packs)
     unknown = sorted(set(types) - set(pack_set.by_name))
@@ -61,11 +62,12 @@ def grade_claims(
         known = ", ".join(sorted(pack_set.by_name))
         raise UsageError.one(f"unknown claim type(s) {', '.join(unknown)} (known: {known})")
     catalog = load_catalog(tools) if tools is not None else None
-    sources = open_sources(trace, transcript, state, None, trace_format)
+    sources = sources_of(trace, transcript, state, None, trace_format)
     assert sources.transcript is not None
     results = check_claims(
         sources.transcript, sources.trace, pack_set, sources.state, Options(promises, catalog)
     )
     if types:
         results = [r for r in results if r.type in types]
-    return ClaimsGraded(pack_set, results, summarise(results), policy, exit_for(results, policy))
+    code = exit_code(as_results(results), policy)
+    return ClaimsGraded(pack_set, results, summarise(results), policy, code)

@@ -15,10 +15,10 @@ from hotato.runs.trials import trials
 
 
 def run_request(req: RunRequest) -> ConversationOutcome:
-    """Grade what `req` names: a folder runs as a suite; a test runs over `req.trials` or
+    """Grade what `req` names: a folder runs as a suite; a test runs over `req.evidence.trials` or
     against one call (the evidence given, else the test's own `call:` folder). Nothing is
     printed: remarks for the user come back in `notes`. Raises InputError when refused."""
-    if req.k is not None and req.trials is None:
+    if req.options.k is not None and req.evidence.trials is None:
         raise InputError.one(
             "--k applies to --trials: replays of one recording all agree, so pass@k and "
             "pass^k equal pass@1 for every k"
@@ -28,13 +28,13 @@ def run_request(req: RunRequest) -> ConversationOutcome:
         return suite(req, target)
     test = req.loaded if req.loaded is not None else load_test(req.test_path)
     notes = []
-    if req.agent is not None and req.agent != test.agent:
+    if req.options.agent is not None and req.options.agent != test.agent:
         notes.append(
-            f"--agent {req.agent!r} differs from the test's agent "
-            f"{test.agent!r}; the artifact records {req.agent!r}"
+            f"--agent {req.options.agent!r} differs from the test's agent "
+            f"{test.agent!r}; the artifact records {req.options.agent!r}"
         )
     req = req.for_test(test)
-    if req.trials is not None:
+    if req.evidence.trials is not None:
         runs, doc = trials(req, test)
         items = [
             Graded(f"{test.id}[{Path(t.call).name}]", r, doc)

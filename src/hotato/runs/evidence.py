@@ -96,16 +96,18 @@ def state_source(
 
 
 def sources_of(
-    trace: TraceInput | None,
-    transcript: TranscriptInput | None,
-    state: StateInput | None,
-    state_before: PathLike | None,
+    trace: TraceInput | None = None,
+    transcript: TranscriptInput | None = None,
+    state: StateInput | None = None,
+    state_before: PathLike | None = None,
     trace_format: str = "auto",
     trace_sha256: str | None = None,
     evidence_state: bool = False,
 ) -> Sources:
-    """The Sources of one call from paths or loaded objects (None: not supplied).
-    `evidence_state`: a `state` path was found beside the call (data only)."""
+    """The Sources of one call from paths or loaded objects (None: not supplied): the one
+    builder every use case opens a call's evidence with. `trace_sha256`: the digest an
+    authenticated trace's signature covers. `evidence_state`: a `state` path was found beside
+    the call (data only)."""
     return call_sources(
         call_of(trace, trace_format, trace_sha256),
         transcript_of(transcript),

@@ -18,7 +18,6 @@ from typing import Any
 
 from hotato.engine.loader import AssertionSet, load_assertions
 from hotato.engine.run import run
-from hotato.engine.sources import call_sources
 from hotato.model.errors import InputError
 from hotato.model.evidence import Trace
 from hotato.model.state import StateReader, StateSource
@@ -27,11 +26,10 @@ from hotato.runs.evidence import (
     StateInput,
     TraceInput,
     TranscriptInput,
-    call_of,
     is_reader,
     path_of,
+    sources_of,
     state_source,
-    transcript_of,
 )
 from hotato.runs.result import AssertionsResult
 from hotato.runs.trace_auth import authenticate, verified_digest
@@ -102,10 +100,13 @@ class Grader:
         else:
             trace_path = path_of(trace, "trace")
         auth = authenticate(trace_path, self.trace_keys, self.require_signed_trace)
-        sources = call_sources(
-            call_of(trace, self.trace_format, verified_digest(auth)),
-            transcript_of(transcript),
-            state_source(state, self._state_before) if state is not None else self._source(),
+        sources = sources_of(
+            trace,
+            transcript,
+            state if state is not None else self._source(),
+            self._state_before,
+            self.trace_format,
+            verified_digest(auth),
         )
         if timing is not None:
             from hotato.evidence.timing import load_timing

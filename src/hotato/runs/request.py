@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from hotato.conversation.calls import CallFiles
@@ -13,12 +13,10 @@ from hotato.runs.evidence import Call, StateInput, TraceInput, TranscriptInput, 
 
 
 @dataclass(frozen=True)
-class RunRequest:
-    """Every input of `hotato test run`, as a library call takes them (paths as strings). The
-    trace, transcript and state may also be loaded objects, and the trials a tuple of Calls."""
+class RunEvidence:
+    """The call's evidence: paths as strings, or the trace, transcript and state loaded; the
+    trials a folder of calls or a tuple of Calls; human labels and the keys they are trusted by."""
 
-    test_path: str
-    agent: str | None = None  # None: each test's own `agent`
     trace: TraceInput | None = None
     trace_format: str = "auto"
     transcript: TranscriptInput | None = None
@@ -26,44 +24,103 @@ class RunRequest:
     state_before: str | None = None
     audio: str | None = None
     timing: str | None = None  # measured timing for latency `field` and outcome `field_present`
-    policy: str | None = None
-    out: str | None = None
-    repetitions: int | None = None
     trials: str | tuple[Call, ...] | None = None
-    k: int | None = None
-    created_at: str | None = None
-    origin: str = "real"
     labels: str | None = None
     trust: tuple[str, ...] = ()
-    judge: Any = None  # a hotato.conversation.judge.JudgeConfig, or None for no judge
-    gate_judge: bool = False
-    sign_key: str | None = None
     trace_keys: tuple[str, ...] = ()
     require_signed_trace: bool = False
-    loaded: ConversationTest | None = None  # the test, already loaded (test_path is then unused)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How the run grades."""
+
+    agent: str | None = None  # None: each test's own `agent`
+    policy: str | None = None
+    repetitions: int | None = None
+    k: int | None = None
+    judge: Any = None  # a hotato.conversation.judge.JudgeConfig, or None for no judge
+    gate_judge: bool = False
+
+
+@dataclass(frozen=True)
+class RunOutput:
+    """What the run writes beside its result: an artifact folder, signed, with its page."""
+
+    out: str | None = None
+    created_at: str | None = None
+    origin: str = "real"
+    sign_key: str | None = None
     page: bool = False  # bind the report page into each artifact (report.html)
+
+
+_PARTS = {
+    "evidence": RunEvidence,
+    "options": RunOptions,
+    "output": RunOutput,
+}
+_PART_OF = {f.name: part for part, kind in _PARTS.items() for f in fields(kind)}
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """Every input of `hotato test run`, as a library call takes them: the test, and the
+    evidence, options and output apart."""
+
+    test_path: str
+    evidence: RunEvidence = RunEvidence()
+    options: RunOptions = RunOptions()
+    output: RunOutput = RunOutput()
+    loaded: ConversationTest | None = None  # the test, already loaded (test_path is then unused)
+
+    @classmethod
+    def of(cls, test_path: str, loaded: ConversationTest | None = None, **given: Any) -> RunRequest:
+        """A request from flat keyword arguments, each given to the part with a field of its
+        name (a new option is a field in one part; the command line passes its options by
+        name). An unknown name is a TypeError, as for any call."""
+        parts: dict[str, dict[str, Any]] = {part: {} for part in _PARTS}
+        for name, value in given.items():
+            if name not in _PART_OF:
+                raise TypeError(f"RunRequest.of() got an unexpected keyword argument {name!r}")
+            parts[_PART_OF[name]][name] = value
+        return cls(
+            test_path, **{part: _PARTS[part](**kw) for part, kw in parts.items()}, loaded=loaded
+        )
+
+    def but(self, **changed: Any) -> RunRequest:
+        """This request with some fields (of any part, by name) changed."""
+        parts: dict[str, dict[str, Any]] = {}
+        for name, value in changed.items():
+            parts.setdefault(_PART_OF[name], {})[name] = value
+        return replace(
+            self, **{part: replace(getattr(self, part), **kw) for part, kw in parts.items()}
+        )
 
     def files(self, folder: str = ".") -> CallFiles:
         """The call's evidence given as files (loaded objects are left out: see `objects`)."""
         return CallFiles(
             folder,
-            _path(self.transcript),
-            _path(self.trace),
-            _path(self.state),
-            self.audio,
-            self.timing,
+            _path(self.evidence.transcript),
+            _path(self.evidence.trace),
+            _path(self.evidence.state),
+            self.evidence.audio,
+            self.evidence.timing,
             state_configured=True,  # given by the caller, never found beside a call
         )
 
     def objects(self) -> dict[str, Any]:
         """The evidence given as loaded objects, by name (trace, transcript, state)."""
-        given = {"trace": self.trace, "transcript": self.transcript, "state": self.state}
+        given = {
+            "trace": self.evidence.trace,
+            "transcript": self.evidence.transcript,
+            "state": self.evidence.state,
+        }
         return {name: value for name, value in given.items() if loaded(value)}
 
     def with_call(self, call: Call) -> RunRequest:
         """This request grading `call` (one trial given as objects)."""
-        state = call.state if call.state is not None else self.state
-        return replace(self, trace=call.trace, transcript=call.transcript, state=state)
+        state = call.state if call.state is not None else self.evidence.state
+        return self.but(trace=call.trace, transcript=call.transcript, state=state)
 
     def refuse_unbindable(self) -> None:
         """Refuse what cannot hold for evidence given as objects: an artifact and signed labels
@@ -73,13 +130,14 @@ class RunRequest:
         if not unbound:
             return
         given = ", ".join(f"{n} ({type(self.objects()[n]).__name__})" for n in unbound)
+        ev = self.evidence
         needs = [
             what
             for what, asked in (
-                ("an artifact (out)", self.out is not None),
-                ("signed labels (labels)", self.labels is not None),
+                ("an artifact (out)", self.output.out is not None),
+                ("signed labels (labels)", self.evidence.labels is not None),
                 ("a trace signature check (trace_keys, require_signed_trace)",
-                 "trace" in unbound and (bool(self.trace_keys) or self.require_signed_trace)),
+                 "trace" in unbound and (bool(ev.trace_keys) or ev.require_signed_trace)),
             )
             if asked
         ]  # fmt: skip
@@ -92,7 +150,7 @@ class RunRequest:
 
     def for_test(self, test: ConversationTest) -> RunRequest:
         """This request with the agent settled: the one asked for, else the test's own."""
-        return self if self.agent is not None else replace(self, agent=test.agent)
+        return self if self.options.agent is not None else self.but(agent=test.agent)
 
     @property
     def has_evidence(self) -> bool:
@@ -103,14 +161,19 @@ class RunRequest:
         """Evidence of one call given here (a trace, transcript, audio or timing): what a
         suite or trials read from each call's own folder instead. `--state` is not: it names
         the system of record, which every call may share."""
-        given = [self.trace, self.transcript, self.audio, self.timing]
+        given = [
+            self.evidence.trace,
+            self.evidence.transcript,
+            self.evidence.audio,
+            self.evidence.timing,
+        ]
         return any(v is not None for v in given)
 
     def state_for(self, files: CallFiles) -> CallFiles:
         """A call folder's files read against the state given here, when one is: the
         configured system of record (which may be an adapter) replaces the folder's own
         `state.json` (evidence, data only). A state given as an object is used by grade_call."""
-        state = _path(self.state)
+        state = _path(self.evidence.state)
         if state is None:
             return files
         return replace(files, state=state, state_configured=True)

@@ -20,7 +20,7 @@ from hotato.conversation.testfile import CONDITIONS, RUBRIC_KINDS
 from hotato.model.reports import AssertRun, TestRun, TestSuite
 from hotato.model.status import DIMENSIONS
 
-NAMES = ("assertions", "conversation-test", "result", "artifact")
+NAMES = ("assertions", "conversation-test", "result", "artifact", "state-adapter")
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
@@ -192,6 +192,36 @@ class ArtifactManifest(msgspec.Struct, forbid_unknown_fields=True):
     artifacts: dict[str, Bound]
 
 
+def _state_adapter_file() -> Any:
+    """An adapter file: one shape per row of the state adapters' registry (plug-ins included),
+    told apart by `adapter`, each with its own resource type."""
+    from hotato.adapters.registry import ADAPTERS
+
+    shapes = []
+    for name in ADAPTERS.names():
+        row = ADAPTERS[name]
+        required = any(
+            f.name == "resources" and f.required for f in msgspec.structs.fields(row.file)
+        )
+        resources: Any = (
+            ("resources", dict[str, row.resource])  # type: ignore[name-defined]
+            if required
+            else ("resources", dict[str, row.resource] | None, None)  # type: ignore[name-defined]
+        )
+        shapes.append(
+            msgspec.defstruct(
+                row.file.__name__,
+                [resources],
+                bases=(row.file,),
+                tag_field="adapter",
+                tag=name,
+                forbid_unknown_fields=True,
+                kw_only=True,
+            )
+        )
+    return Union[tuple(shapes)]  # noqa: UP007 (a union built from a runtime tuple)
+
+
 def schema_type(name: str) -> Any:
     """The msgspec type behind `hotato schema NAME`."""
     if name == "assertions":
@@ -203,6 +233,8 @@ def schema_type(name: str) -> Any:
         return tuple(_describable(t, memo) for t in (AssertRun, TestRun, TestSuite))
     if name == "artifact":
         return ArtifactManifest
+    if name == "state-adapter":
+        return _state_adapter_file()
     raise ValueError(f"no schema named {name!r} (one of: {', '.join(NAMES)})")
 
 

@@ -124,9 +124,9 @@ def write_claims_starter(
     when no claim of a completed or failed action is found."""
     from hotato.claims import check_claims, load_packs
     from hotato.claims.draft import draft
-    from hotato.engine.sources import open_sources
+    from hotato.runs.evidence import sources_of
 
-    sources = open_sources(trace_path, transcript_path, None, None, trace_format)
+    sources = sources_of(trace_path, transcript_path, None, None, trace_format)
     assert sources.transcript is not None
     pack_set = load_packs(packs or [])
     items = draft(

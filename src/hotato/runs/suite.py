@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-from dataclasses import replace
 from pathlib import Path
 
 from hotato.conversation.calls import CallFiles, call_files
@@ -85,14 +84,14 @@ def _plan(
                     file=str(path),
                 )
             out = str(root / test.id)
-            preflight(replace(req, out=out), test, check_out=root.exists())
+            preflight(req.but(out=out), test, check_out=root.exists())
         plan.append((test, req.state_for(suite_call(test, path)), out))
     return plan
 
 
 def suite(req: RunRequest, folder: Path) -> ConversationOutcome:
     """Grade every test in `folder`, then write the artifacts (none when one refuses)."""
-    if req.has_call_evidence or req.trials is not None:
+    if req.has_call_evidence or req.evidence.trials is not None:
         raise InputError.one(
             "a suite reads each test's call from its own folder; drop --trace, "
             "--transcript, --audio, --timing and --trials (--state names the system of "
@@ -107,8 +106,8 @@ def suite(req: RunRequest, folder: Path) -> ConversationOutcome:
             call = stack.enter_context(staged(files))
             run = grade_call(req.for_test(test), test, call)
             graded.append((test, call, out, run, run_document(run)))
-        if req.out is not None and not Path(req.out).exists():
-            Path(req.out).mkdir()
+        if req.output.out is not None and not Path(req.output.out).exists():
+            Path(req.output.out).mkdir()
         for test, call, out, run, doc in graded:
             if out is not None:
                 doc.artifact = write_artifact(req.for_test(test), test, doc, call, out, run.sources)

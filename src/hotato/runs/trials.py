@@ -4,7 +4,6 @@ interval, and one artifact per trial."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from pathlib import Path
 
 from msgspec.structs import replace
@@ -24,7 +23,7 @@ from hotato.runs.request import RunRequest
 
 def out_root(req: RunRequest, each: str) -> Path | None:
     """--out for several runs (a suite's tests, or trials): a folder, one artifact per `each`."""
-    root = Path(req.out) if req.out is not None else None
+    root = Path(req.output.out) if req.output.out is not None else None
     if root is not None:
         if root.is_symlink() or (root.exists() and not root.is_dir()):
             raise InputError.one(
@@ -39,28 +38,29 @@ def out_root(req: RunRequest, each: str) -> Path | None:
 def trial_calls(req: RunRequest) -> list[tuple[CallFiles, RunRequest]]:
     """Each trial's files, and the request that grades it: the sub-folders of a trials folder,
     or the Calls given as objects (named `call-1`, `call-2`, ... unless named)."""
-    if req.trials is None or isinstance(req.trials, str):
-        return [(req.state_for(c), req) for c in trial_folders(str(req.trials))]
-    if not req.trials:
+    if req.evidence.trials is None or isinstance(req.evidence.trials, str):
+        return [(req.state_for(c), req) for c in trial_folders(str(req.evidence.trials))]
+    if not req.evidence.trials:
         raise InputError.one("no trials were given (an empty list of calls)")
-    names = [c.name or f"call-{i + 1}" for i, c in enumerate(req.trials)]
+    names = [c.name or f"call-{i + 1}" for i, c in enumerate(req.evidence.trials)]
     for name in names:
         if names.count(name) > 1 or name in (".", "..") or Path(name).name != name:
             raise InputError.one(
                 f"trial name {name!r} must be unique and a plain name (it names the trial's "
                 "results and its artifact folder)"
             )
-    for name, c in zip(names, req.trials, strict=True):
+    for name, c in zip(names, req.evidence.trials, strict=True):
         if c.trace is None and c.transcript is None and c.state is None:
             raise InputError.one(
                 f"trial {name!r} holds no evidence (no trace, transcript or state)"
             )
-    each = [req.with_call(c) for c in req.trials]
+    each = [req.with_call(c) for c in req.evidence.trials]
     return [(r.files(name), r) for r, name in zip(each, names, strict=True)]
 
 
 def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRun], TestRun]:
-    """Grade every trial in `req.trials`, then write the artifacts (none when one refuses)."""
+    """Grade every trial in `req.evidence.trials`, then write the artifacts (none when one
+    refuses)."""
     if req.has_call_evidence:
         raise InputError.one(
             "--trials reads each call from its folder; drop --trace, "
@@ -70,7 +70,7 @@ def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRu
     plan = trial_calls(req)
     calls = [c for c, _ in plan]
     n = len(calls)
-    k = req.k or n
+    k = req.options.k or n
     if k > n:
         raise InputError.one(f"--k {k} is larger than the number of trials n={n}")
     root = out_root(req, "trial")
@@ -78,7 +78,7 @@ def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRu
     for out in outs:
         if out is not None:
             preflight(
-                dataclasses.replace(req, out=out),
+                req.but(out=out),
                 test,
                 check_out=root is not None and root.exists(),
             )
@@ -87,8 +87,7 @@ def trials(req: RunRequest, test: ConversationTest) -> tuple[list[ConversationRu
     with contextlib.ExitStack() as stack:
         calls = [stack.enter_context(staged(c)) for c in calls]
         runs = [
-            grade_call(dataclasses.replace(r, repetitions=1), test, c)
-            for c, (_, r) in zip(calls, plan, strict=True)
+            grade_call(r.but(repetitions=1), test, c) for c, (_, r) in zip(calls, plan, strict=True)
         ]
         artifacts: list[ArtifactInfo] = []
         if root is not None:

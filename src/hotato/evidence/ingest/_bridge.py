@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from hotato.evidence.formats import TraceReader
 from hotato.evidence.ingest._doc import MAX_PROBLEMS, type_name
 from hotato.evidence.ingest._emit import ABSENT, NATIVE_FIELDS, Emitter, field_problem
 from hotato.evidence.ingest._otlp import is_traces_doc
@@ -160,3 +161,6 @@ def _span(span: dict[str, Any], em: Emitter, name: str, lineno: int) -> list[Pro
         **fields,
     )
     return []
+
+
+NATIVE = TraceReader(detect_native, read_native)

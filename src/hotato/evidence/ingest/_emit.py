@@ -34,7 +34,7 @@ class _Absent:
 
 ABSENT: Any = _Absent()  # a payload field the source did not record (unlike a recorded null)
 
-# Field order of a native span after `type` and its times (DESIGN §2).
+# Field order of a native span after `type` and its times (docs/ingest.md).
 NATIVE_FIELDS = (
     "name",
     "latency_ms",
@@ -105,7 +105,10 @@ class Deployment:
 
 
 @dataclass
-class Turn:
+class SourceTurn:
+    """A turn as a source reported it, before ordering and fallbacks (a `model.evidence.Turn`
+    is what it becomes)."""
+
     start_ns: int | None
     end_ns: int | None
     seq: int
@@ -126,6 +129,32 @@ class _OpenTool:
     attributes: dict[str, Any]
 
 
+# How each field of an Emitter joins when a second half was converted apart
+# (evidence.ingest._fork): "sum", "extend" (the first half's, then the second's), "any" (set by
+# either), "second" (the state the second half left: the first half left it as it found it,
+# which `consulted()` checks), "first" (the first half's, else the second's), or "own" (not
+# part of a half: options, the collector, the input's name, and what `consulted()` holds
+# equal). A new field is given its rule here; tests/ingest/test_ingest_two_cores.py checks
+# every field has one.
+HALVES: dict[str, str] = {
+    "opts": "own",
+    "col": "own",
+    "call_id": "first",
+    "deployment": "first",
+    "source_format": "own",
+    "input_count": "sum",
+    "source": "own",
+    "turns": "extend",
+    "transfer_to": "second",
+    "tool_handoff_needs_target": "second",
+    "looked_in": "second",
+    "never_connected": "any",
+    "seen": "second",
+    "_open": "own",
+    "_turn_seq": "second",
+}
+
+
 @dataclass
 class Emitter:
     opts: Options
@@ -135,7 +164,7 @@ class Emitter:
     source_format: str = ""
     input_count: int = 0
     source: str | None = None  # the input file, for refusals
-    turns: list[Turn] = field(default_factory=list)
+    turns: list[SourceTurn] = field(default_factory=list)
     transfer_to: str | None = None  # where the source says transfers went, when a tool does not
     # a stack that records agent switches itself (LiveKit): a transfer-named tool is a handoff
     # only when its arguments name where to
@@ -147,6 +176,60 @@ class Emitter:
     seen: set[str] = field(default_factory=set)  # keys a reader has read once already
     _open: dict[str, _OpenTool] = field(default_factory=dict)
     _turn_seq: int = 0
+
+    # --- two halves (a big export converted on two cores: evidence.ingest._fork) ----------
+
+    def consulted(self) -> tuple[Any, ...]:
+        """The state a reader consults while converting a span (besides first-seen ids, which
+        join as first seen): equal before and after a first half, the halves are independent."""
+        return (
+            tuple(self._open),
+            frozenset(self.seen),
+            self.transfer_to,
+            self.tool_handoff_needs_target,
+            tuple(self.looked_in),
+            self.deployment.stack,
+            self.source_format,
+            self.col.base_ns,
+        )
+
+    def begin_half(self, col: Collector, first_seq: int) -> None:
+        """Convert from here into `col`, numbering turns from `first_seq` (a second half, in a
+        process of its own, numbered beyond anything the first half reaches)."""
+        self.col = col
+        self._turn_seq = first_seq
+
+    @property
+    def turn_seq(self) -> int:
+        return self._turn_seq
+
+    def snapshot(self) -> dict[str, Any]:
+        """What converting a half changed, besides the collector: every field `HALVES` joins."""
+        return {name: getattr(self, name) for name, how in HALVES.items() if how != "own"}
+
+    def absorb(self, half: dict[str, Any]) -> None:
+        """Join a second half's `snapshot()` after what this emitter converted, as converting
+        it here would have left it."""
+        for name, how in HALVES.items():
+            if how == "own":
+                continue
+            mine, theirs = getattr(self, name), half[name]
+            if how == "sum":
+                setattr(self, name, mine + theirs)
+            elif how == "extend":
+                mine.extend(theirs)
+            elif how == "any":
+                setattr(self, name, mine or theirs)
+            elif how == "second":
+                setattr(self, name, theirs)
+            elif name == "call_id":  # "first", as identify() records it
+                self.identify(theirs)
+            elif name == "deployment":  # "first", field by field (the stack is held equal)
+                self.identify(None, theirs.agent_id)
+                mine.git_sha = mine.git_sha or theirs.git_sha
+                mine.config_hash = mine.config_hash or theirs.config_hash
+            else:  # "first"
+                setattr(self, name, theirs if mine is None else mine)
 
     # --- generic --------------------------------------------------------------------------
 
@@ -424,11 +507,11 @@ class Emitter:
         only when the role has no turn from the primary place, never both)."""
         if text and text.strip():
             self.turns.append(
-                Turn(start, end, self._turn_seq, normalize_role(role), text, fallback)
+                SourceTurn(start, end, self._turn_seq, normalize_role(role), text, fallback)
             )
             self._turn_seq += 1
 
-    def ordered_turns(self) -> list[Turn]:
+    def ordered_turns(self) -> list[SourceTurn]:
         primary = {t.role for t in self.turns if not t.fallback}
         kept = [t for t in self.turns if not t.fallback or t.role not in primary]
         far = 1 << 63

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from hotato.evidence.ingest._collect import Collector, Part
-from hotato.evidence.ingest._emit import Emitter, Turn
+from hotato.evidence.ingest._emit import Emitter
 
 SERIAL_ENV = "HOTATO_SERIAL"  # set (to anything but empty or 0) to convert on one core
 # The child numbers its places in source order from here, beyond any the first half can reach,
@@ -45,35 +45,10 @@ def can_fork() -> bool:
 
 @dataclass
 class _Half:
-    """What the child sends back: its Collector's arrays and the Emitter's state."""
+    """What the child sends back: its Collector's arrays and the Emitter's snapshot."""
 
     col: Part
-    input_count: int
-    call_id: str | None
-    agent_id: str | None
-    git_sha: str | None
-    config_hash: str | None
-    turns: list[Turn]
-    turn_seq: int
-    looked_in: list[str]
-    seen: set[str]
-    transfer_to: str | None
-    tool_handoff_needs_target: bool
-
-
-def _consulted(em: Emitter) -> tuple[Any, ...]:
-    """The state a reader consults while converting a span (besides first-seen ids, which are
-    merged as first seen): equal before and after the first half, the halves are independent."""
-    return (
-        tuple(em._open),
-        frozenset(em.seen),
-        em.transfer_to,
-        em.tool_handoff_needs_target,
-        tuple(em.looked_in),
-        em.deployment.stack,
-        em.source_format,
-        em.col.base_ns,
-    )
+    emitter: dict[str, Any]
 
 
 def in_two(em: Emitter, first: Callable[[], None], second: Callable[[], None]) -> None:
@@ -86,7 +61,7 @@ def in_two(em: Emitter, first: Callable[[], None], second: Callable[[], None]) -
     spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     reply = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     try:
-        before = _consulted(em)
+        before = em.consulted()
         parent = os.getpid()
         try:
             pid = os.fork()
@@ -104,7 +79,7 @@ def in_two(em: Emitter, first: Callable[[], None], second: Callable[[], None]) -
             if finished is None:
                 _stop(pid)
             raise
-        if not (finished and _consulted(em) == before and _absorb(em, reply, spool)):
+        if not (finished and em.consulted() == before and _absorb(em, reply, spool)):
             second()
     finally:
         spool.close()
@@ -117,24 +92,10 @@ def _child(
     code = 1
     try:
         _die_with(parent)
-        em.col = Collector(spool, first_seq=_CHILD_SEQ)
-        em._turn_seq = _CHILD_SEQ
+        em.begin_half(Collector(spool, first_seq=_CHILD_SEQ), _CHILD_SEQ)
         second()
         em.flush_tools()
-        half = _Half(
-            em.col.part(),
-            em.input_count,
-            em.call_id,
-            em.deployment.agent_id,
-            em.deployment.git_sha,
-            em.deployment.config_hash,
-            em.turns,
-            em._turn_seq,
-            em.looked_in,
-            em.seen,
-            em.transfer_to,
-            em.tool_handoff_needs_target,
-        )
+        half = _Half(em.col.part(), em.snapshot())
         pickle.dump(half, reply, protocol=pickle.HIGHEST_PROTOCOL)
         reply.flush()
         code = 0
@@ -187,21 +148,11 @@ def _absorb(em: Emitter, reply: IO[bytes], spool: IO[bytes]) -> bool:
         half = pickle.load(reply)  # written by our own child, into a private file
     except (EOFError, pickle.UnpicklingError):
         return False
-    if not isinstance(half, _Half) or em._turn_seq >= _CHILD_SEQ:
+    if not isinstance(half, _Half) or em.turn_seq >= _CHILD_SEQ:
         return False
     try:
         em.col.absorb(half.col, spool)
     except ValueError:  # the first half numbered past the child's start: not in a real file
         return False
-    em.input_count += half.input_count
-    em.identify(half.call_id, half.agent_id)
-    dep = em.deployment
-    dep.git_sha = dep.git_sha or half.git_sha
-    dep.config_hash = dep.config_hash or half.config_hash
-    em.turns.extend(half.turns)
-    em._turn_seq = half.turn_seq
-    em.looked_in = half.looked_in
-    em.seen = half.seen
-    em.transfer_to = half.transfer_to
-    em.tool_handoff_needs_target = half.tool_handoff_needs_target
+    em.absorb(half.emitter)
     return True

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 
 from hotato._io import gc_paused
-from hotato.evidence.formats import BY_NAME
+from hotato.evidence.formats import READERS
 from hotato.evidence.ingest._emit import Emitter, Options
-from hotato.evidence.ingest.detect import Sniffed, classify, normalize, resolve, sniff
+from hotato.evidence.ingest.detect import Sniffed, classify, normalize, sniff
 from hotato.model.errors import InputError
 from hotato.model.evidence import Turn
 
@@ -34,10 +34,9 @@ def convert(
 
 
 def _read(sn: Sniffed, fmt: str, em: Emitter) -> None:
-    row = BY_NAME.get(fmt)
-    if row is None:  # normalize() admits only table names; never read one vendor as another
+    if fmt not in READERS:  # normalize() admits only table names; never read one vendor as another
         raise InputError.one(f"unknown trace format {fmt!r}", file=sn.path)
-    resolve(row.read)(sn, em)
+    READERS[fmt].read(sn, em)
 
 
 def meta(em: Emitter) -> dict[str, object]:

@@ -10,16 +10,15 @@ is mapped and read span by span instead (`_otlp_doc`), so a huge export costs wh
 from __future__ import annotations
 
 import codecs
-import importlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 
 from hotato._io import check_readable, read_bytes
-from hotato.evidence.formats import CHOICES, NAMES, SHAPES, TABLE, canonical
+from hotato.evidence.formats import CHOICES, NAMES, READERS, SHAPES, canonical
 from hotato.evidence.ingest._doc import decode_document
 from hotato.evidence.ingest._otlp import (
     OSpan,
@@ -99,16 +98,10 @@ def sniff(path: str | os.PathLike[str]) -> Sniffed:
 def classify(sn: Sniffed) -> str:
     """The format name for a sniffed file (the first row of the format table that claims it);
     refused when it is none hotato reads."""
-    for fmt in TABLE:
-        if resolve(fmt.detect)(sn):
-            return fmt.name
+    for name in READERS:
+        if READERS[name].detect(sn):
+            return name
     raise InputError.one(f"unrecognised input: expected {SHAPES}", file=sn.path)
-
-
-def resolve(ref: str) -> Callable[..., Any]:
-    """A table row's "module:function", imported when first used."""
-    module, _, name = ref.partition(":")
-    return cast(Callable[..., Any], getattr(importlib.import_module(module), name))
 
 
 def value_of(sn: Sniffed) -> Any:

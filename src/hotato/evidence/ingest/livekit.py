@@ -159,16 +159,6 @@ def detect(sn: Sniffed) -> bool:
     return otlp_stack(sn) == "livekit"
 
 
-def read(sn: Sniffed, em: Emitter) -> None:
-    """A session report (or an uploaded chat history), or LiveKit's OTLP spans."""
-    if sn.shape == "document" and is_session_report(sn.doc):
-        read_session_report(sn.doc, sn.path, em)
-        return
-    from hotato.evidence.ingest import otel  # otel offers each span to this module first
-
-    otel.read(sn, em, "livekit")
-
-
 _CHAT_TYPES = frozenset(
     {"message", "function_call", "function_call_output", "agent_handoff", "agent_config_update"}
 )

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import Any
 
+from hotato.evidence.formats import TraceReader
 from hotato.evidence.ingest import _bridge, livekit, pipecat
 from hotato.evidence.ingest._emit import Emitter
 from hotato.evidence.ingest._fork import can_fork, in_two
@@ -96,6 +97,14 @@ def read_otel(sn: Sniffed, em: Emitter) -> None:
 
 def read_pipecat(sn: Sniffed, em: Emitter) -> None:
     read(sn, em, "pipecat")
+
+
+def read_livekit(sn: Sniffed, em: Emitter) -> None:
+    """A LiveKit session report (or an uploaded chat history), or LiveKit's OTLP spans."""
+    if sn.shape == "document" and livekit.is_session_report(sn.doc):
+        livekit.read_session_report(sn.doc, sn.path, em)
+        return
+    read(sn, em, "livekit")
 
 
 def read(sn: Sniffed, em: Emitter, stack: str) -> None:
@@ -345,3 +354,8 @@ def _native(em: Emitter, s: OSpan) -> None:
     error = a.get("hotato.error") or span_error(s)
     fields["error"] = error
     em.span(str(a["hotato.type"]), start=s.start_ns, end=s.end_ns, attributes=ids(em, s), **fields)
+
+
+OTEL = TraceReader(detect, read_otel)
+PIPECAT = TraceReader(pipecat.detect, read_pipecat)
+LIVEKIT = TraceReader(livekit.detect, read_livekit)

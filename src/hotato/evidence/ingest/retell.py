@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hotato.evidence.formats import TraceReader
 from hotato.evidence.ingest._doc import Walk
 from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._values import jsonish, party, seconds_to_ns
@@ -233,3 +234,6 @@ def _ending(w: Walk, em: Emitter, call: dict[str, Any], base: str, cursor: int) 
         em.handoff(target, at=at)
     if reason:
         em.termination(reason, party(reason), at=at)
+
+
+RETELL = TraceReader(detect, read)

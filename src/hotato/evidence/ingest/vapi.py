@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from hotato.evidence.formats import TraceReader
 from hotato.evidence.ingest._doc import Walk
 from hotato.evidence.ingest._emit import ABSENT, Emitter
 from hotato.evidence.ingest._values import (
@@ -269,3 +270,6 @@ def _tool_call(w: Walk, em: Emitter, call: Any, path: str, start: int | None) ->
         hint=obj.get("type") if isinstance(obj.get("type"), str) else None,
         attributes={"tool_call_id": key},
     )
+
+
+VAPI = TraceReader(detect, read)
