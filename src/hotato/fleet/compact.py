@@ -61,13 +61,16 @@ def compact(root: Path, metadata: dict[str, str]) -> int:
             inside = new.relative_to(staging / table).as_posix()
             moves.append((new.relative_to(root).as_posix(), f"{table}/{inside}"))
     remove = [p.relative_to(root).as_posix() for t in (RESULTS, CALLS) for p in parts[t]]
-    data = msgspec.json.encode(Journal(moves, remove))
-    tmp = root / (JOURNAL + ".tmp")
-    tmp.write_bytes(data)
-    _fsync(tmp)
-    os.replace(tmp, root / JOURNAL)
+    _commit(root, Journal(moves, remove))
     finish(root)
     return len(moves)
+
+
+def _commit(root: Path, journal: Journal) -> None:
+    tmp = root / (JOURNAL + ".tmp")
+    tmp.write_bytes(msgspec.json.encode(journal))
+    _fsync(tmp)
+    os.replace(tmp, root / JOURNAL)
 
 
 def finish(root: Path) -> None:
@@ -77,15 +80,22 @@ def finish(root: Path) -> None:
     if journal.is_file():
         plan = msgspec.json.decode(journal.read_bytes(), type=Journal)
         for src, dst in plan.moves:
-            source, target = root / src, root / dst
-            if source.is_file():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(source, target)
+            if (root / src).is_file():
+                _move(root / src, root / dst)
         for gone in plan.remove:
-            (root / gone).unlink(missing_ok=True)
+            _remove(root / gone)
         _fsync_dir(root)
         journal.unlink()
     shutil.rmtree(root / STAGING, ignore_errors=True)
+
+
+def _move(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(source, target)
+
+
+def _remove(path: Path) -> None:
+    path.unlink(missing_ok=True)
 
 
 def _duckdb() -> Any:

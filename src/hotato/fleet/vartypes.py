@@ -65,7 +65,8 @@ def arrow_type(types: dict[str, str] | None) -> pa.DataType:
 
     if not types:
         return pa.map_(pa.string(), pa.string())
-    return pa.struct([(name, getattr(pa, kind)()) for name, kind in types.items()])
+    arrow = {"int64": pa.int64(), "float64": pa.float64(), "bool": pa.bool_()}
+    return pa.struct([(name, arrow.get(kind, pa.string())) for name, kind in types.items()])
 
 
 def row_value(types: dict[str, str] | None, variables: dict[str, Any]) -> Any:
