@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 INDEX = "index.sqlite"
 CHUNK = 500  # ids per query (SQLite's parameter limit is far above)
+ROWS = 2_000  # rows of a part turned into Python values at a time
 COLUMNS = ("call_id", "input_digest", "status", "exit_code", "pass", "fail", "inconclusive")
 
 
@@ -36,18 +37,18 @@ class CallIndex:
         )
         self._db.execute("CREATE INDEX calls_id ON calls (call_id)")
 
-    def add(self, rows: pa.Table | pa.RecordBatch, part: str | None = None) -> None:
-        """The rows of one calls part (or of a batch holding a `part` column)."""
-        columns = [rows.column(c).to_pylist() for c in COLUMNS]
-        parts = rows.column("part").to_pylist() if part is None else [part] * rows.num_rows
+    def add(self, rows: pa.Table, part: str) -> None:
+        """The rows of one calls part, a slice at a time."""
         self._db.execute("BEGIN")
-        self._db.executemany(
-            "INSERT INTO calls VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                (c, d, 1 if s == "refused" else 0, p, e, ps, f, i)
-                for c, d, s, e, ps, f, i, p in zip(*columns, parts, strict=True)
-            ),
-        )
+        for batch in rows.select(list(COLUMNS)).to_batches(max_chunksize=ROWS):
+            columns = [batch.column(c).to_pylist() for c in COLUMNS]
+            self._db.executemany(
+                "INSERT INTO calls VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    (c, d, 1 if s == "refused" else 0, part, e, ps, f, i)
+                    for c, d, s, e, ps, f, i in zip(*columns, strict=True)
+                ),
+            )
         self._db.execute("COMMIT")
 
     def _chunks(self, ids: list[str]) -> Iterator[tuple[str, list[str]]]:

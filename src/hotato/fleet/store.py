@@ -380,7 +380,7 @@ class ResultStore:
         ids = calls.column("call_id").to_pylist()
         self._drop(index.refused(ids), {name})
         index.forget_refused(ids)
-        index.add(calls.select(list(_INDEXED)), name)
+        index.add(calls, name)
 
     def compact(self) -> int:
         """Rewrite the per-batch parts as large files partitioned by agent and day (see
@@ -401,9 +401,6 @@ class ResultStore:
             self._index = self._build(self.root / INDEX)
             self._stale = False
         return self._index
-
-
-_INDEXED = ("call_id", "input_digest", "status", "exit_code", "pass", "fail", "inconclusive")
 
 
 def _with_metadata(table: pa.Table, kv: dict[str, str]) -> pa.Table:
