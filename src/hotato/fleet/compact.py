@@ -29,7 +29,8 @@ from hotato.fleet.layout import CALLS, RESULTS, TABLES, flat_parts, relative
 JOURNAL = "compaction.json"
 STAGING = ".compacting"
 FILE_BYTES = "256MB"  # a compacted file's size before DuckDB starts another
-MEMORY = "256MB"  # DuckDB's limit while compacting (it spills to disk beyond)
+MEMORY = "96MB"  # DuckDB's limit while compacting (it spills to disk beyond)
+FLUSH_ROWS = 10000  # rows a partition buffers before they are written out
 
 
 class Journal(msgspec.Struct, frozen=True):
@@ -105,6 +106,10 @@ def _duckdb() -> Any:
     con.execute("SET TimeZone = 'UTC'")
     con.execute(f"SET memory_limit = '{MEMORY}'")
     con.execute("SET preserve_insertion_order = false")
+    # the driver's memory must not follow the fleet's size: each partition's rows go to disk
+    # every FLUSH_ROWS, not at the end (DuckDB's default is half a million rows a partition)
+    con.execute(f"SET partitioned_write_flush_threshold = {FLUSH_ROWS}")
+    con.execute("SET threads = 2")
     return con
 
 
