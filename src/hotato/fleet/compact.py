@@ -29,8 +29,8 @@ from hotato.fleet.layout import CALLS, RESULTS, TABLES, flat_parts, relative
 JOURNAL = "compaction.json"
 STAGING = ".compacting"
 FILE_BYTES = "256MB"  # a compacted file's size before DuckDB starts another
-MEMORY = "96MB"  # DuckDB's limit while compacting (it spills to disk beyond)
-FLUSH_ROWS = 10000  # rows a partition buffers before they are written out
+MEMORY = "64MB"  # DuckDB's limit while compacting (it spills to disk beyond)
+FLUSH_ROWS = 5_000  # rows a partition buffers before they are written out
 
 
 class Journal(msgspec.Struct, frozen=True):
@@ -109,7 +109,7 @@ def _duckdb() -> Any:
     # the driver's memory must not follow the fleet's size: each partition's rows go to disk
     # every FLUSH_ROWS, not at the end (DuckDB's default is half a million rows a partition)
     con.execute(f"SET partitioned_write_flush_threshold = {FLUSH_ROWS}")
-    con.execute("SET threads = 2")
+    con.execute("SET threads = 1")
     return con
 
 
