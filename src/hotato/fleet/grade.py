@@ -229,13 +229,10 @@ def _grade_with(
         )
     )
     progress = Progress(job.run_id, manifest.total)
-    lookup = getattr(done, "lookup", None)
 
     def batches() -> Iterator[Batch]:
         for chunk in _chunks(manifest.iter_calls(), req.batch_size):
-            ids = [c.call_id for c in chunk]
-            held = lookup(ids) if lookup else {c: done[c] for c in ids if c in done}
-            yield Batch(job, chunk, held)
+            yield Batch(job, chunk, done.lookup(c.call_id for c in chunk))
 
     def on_done(out: BatchOut) -> None:
         if out.calls.num_rows:

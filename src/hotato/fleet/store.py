@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -167,7 +167,7 @@ class ResultStore:
         """The run the folder holds, if any (read without taking the lock)."""
         return self._meta() if self.meta_path.is_file() else None
 
-    def open(self, meta: RunMeta) -> Mapping[str, str]:
+    def open(self, meta: RunMeta) -> Graded:
         """Prepare the folder for `meta`'s run; the call_id -> input digest of calls already
         graded (a call refused before is graded again), read from an index on disk. Refuses a
         folder holding another run, or one another run is writing."""
