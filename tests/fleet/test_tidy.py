@@ -276,3 +276,24 @@ def test_a_live_folder_mixing_compacted_and_new_parts_is_read_once(
     assert any((out / "calls").glob("part-*.parquet"))  # not compacted
     assert counted(out)[0] == {"calls": 8, "graded": 6, "refused": 2}
     assert sorted(c["call_id"] for c in table_rows(out, "calls")) == [f"c{i:03d}" for i in range(8)]
+
+
+def test_a_corrupt_part_stops_the_compaction_as_a_refusal_leaving_the_parts(
+    fleet: Fleet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "r"
+    with monkeypatch.context() as patched:
+        _crash_after(patched, 0)
+        with pytest.raises(Killed):
+            run(fleet, out)
+    part = sorted((out / "results").glob("part-*.parquet"))[0]
+    part.write_bytes(b"PAR1 not really parquet PAR1")
+    ran = hotato(
+        "fleet", "grade", str(fleet.manifest), "--assertions", str(fleet.assertions),
+        "--state", str(fleet.state), "--out", str(out), "--workers", "1",
+    )  # fmt: skip
+    assert ran.code == 2, ran.out + ran.err
+    assert "the results could not be compacted: a part is corrupt or not hotato's" in ran.err
+    assert part.read_bytes() == b"PAR1 not really parquet PAR1"
+    assert not (out / compact.STAGING).exists() and not (out / compact.JOURNAL).exists()
+    assert len(list((out / "calls").glob("part-*.parquet"))) == 3

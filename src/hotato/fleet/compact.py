@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from hotato.fleet.layout import CALLS, RESULTS, TABLES, flat_parts, relative
+from hotato.model.errors import InputError
 
 JOURNAL = "compaction.json"
 STAGING = ".compacting"
@@ -48,11 +49,21 @@ def compact(root: Path, metadata: dict[str, str]) -> int:
     staging.mkdir()
     names = sorted(relative(root, t, p) for t, ps in parts.items() for p in ps)
     token = hashlib.sha256("\0".join(names).encode()).hexdigest()[:12]
+    import duckdb
+
     con = _duckdb()
     try:
         for table in (CALLS, RESULTS):
             if parts[table]:
                 _copy(con, parts[table], staging / table, token, metadata)
+    except duckdb.Error as exc:  # a part written by someone else, or damaged on disk
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        shutil.rmtree(staging, ignore_errors=True)
+        raise InputError.one(
+            f"the results could not be compacted: a part is corrupt or not hotato's ({first}); "
+            "the part files are as they were",
+            file=str(root),
+        ) from None
     finally:
         con.close()
     moves = []
