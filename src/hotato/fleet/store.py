@@ -370,9 +370,11 @@ class ResultStore:
             digest.update(key.encode())
         name = f"part-{digest.hexdigest()[:20]}.parquet"
         kv = self.metadata()
+        types = (self._run or self._meta()).variables
         for sub, table in ((RESULTS, results), (CALLS, calls)):
             target = self.root / sub / name
             tmp = target.with_name(target.name + ".tmp")
+            table = _with_variables(table, types)
             pq.write_table(_with_metadata(table, kv), tmp, compression="zstd")
             _fsync(tmp)
             os.replace(tmp, target)
@@ -401,6 +403,24 @@ class ResultStore:
             self._index = self._build(self.root / INDEX)
             self._stale = False
         return self._index
+
+
+def _with_variables(table: pa.Table, types: dict[str, str] | None) -> pa.Table:
+    """The table with its `variables` of the type the folder records, whoever built it (a
+    writer using the default schema, say): every part of a folder has the same columns."""
+    from hotato.fleet.vartypes import arrow_type, row_value
+
+    want = arrow_type(types)
+    at = table.schema.get_field_index("variables")
+    if at < 0 or table.schema.field(at).type == want:
+        return table
+    import pyarrow as pa
+
+    values = [
+        row_value(types, dict(v.items() if isinstance(v, dict) else v or ()))
+        for v in table.column(at).to_pylist()
+    ]
+    return table.set_column(at, pa.field("variables", want), pa.array(values, type=want))
 
 
 def _with_metadata(table: pa.Table, kv: dict[str, str]) -> pa.Table:
