@@ -75,3 +75,19 @@ def make_fleet(root: Path, calls: int = 8) -> Fleet:
 @pytest.fixture
 def fleet(tmp_path: Path) -> Fleet:
     return make_fleet(tmp_path)
+
+
+def table_rows(out: Path, table: str) -> list[dict[str, object]]:
+    """Every row of one table of a results folder, as pyarrow reads the folder: its compacted
+    files partitioned Hive-style (agent and date in the path, typed as text so a folder whose
+    calls have no start time still reads) and any per-batch parts beside them."""
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    keys = ds.partitioning(
+        pa.schema([("agent", pa.string()), ("date", pa.string())]), flavor="hive"
+    )
+    rows: list[dict[str, object]] = (
+        ds.dataset(out / table, partitioning=keys).to_table().to_pylist()
+    )
+    return rows

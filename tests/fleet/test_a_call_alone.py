@@ -6,16 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
-from tests.fleet.conftest import Fleet
+from tests.fleet.conftest import Fleet, table_rows
 from tests.fleet.test_grade import grade
 
 from hotato.runs.grader import Grader
 
 
 def _calls(out: Path) -> dict[str, dict[str, object]]:
-    return {c["call_id"]: c for c in pq.read_table(out / "calls").to_pylist()}
+    return {c["call_id"]: c for c in table_rows(out, "calls")}
 
 
 def _rewrite(fleet: Fleet, **rows: dict[str, str]) -> None:

@@ -10,16 +10,15 @@ import sys
 import time
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
-from tests.fleet.conftest import make_fleet
+from tests.fleet.conftest import make_fleet, table_rows
 
 pytestmark = pytest.mark.slow  # a Dask cluster, and a run killed and resumed in processes
 
 
 def rows(out: Path, table: str = "results") -> list[dict[str, object]]:
     return sorted(
-        pq.read_table(out / table).to_pylist(),
+        table_rows(out, table),
         key=lambda r: (r["call_id"], r.get("assertion_id") or ""),
     )
 

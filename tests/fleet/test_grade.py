@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from tests.conftest import hotato
-from tests.fleet.conftest import Fleet
+from tests.fleet.conftest import Fleet, table_rows
 
 from hotato.fleet.grade import FleetRequest, grade_fleet
 
@@ -37,7 +37,7 @@ def grade(fleet: Fleet, out: Path, *extra: str, calls: Path | None = None) -> tu
 
 
 def results(out: Path) -> list[dict[str, object]]:
-    rows = pq.read_table(out / "results").to_pylist()
+    rows = table_rows(out, "results")
     return sorted(rows, key=lambda r: (r["call_id"], r["assertion_id"]))
 
 
@@ -55,14 +55,18 @@ def test_every_call_graded_with_its_own_order(fleet: Fleet, tmp_path: Path) -> N
     phrase = {r["call_id"]: r["status"] for r in rows if r["assertion_id"] == "claimed-refund"}
     assert phrase["c000"] == "INCONCLUSIVE" and phrase["c001"] == "PASS"
     first = rows[0]
-    assert first["variables"] == [("order_id", "A-3090")]
+    assert first["variables"] == {"order_id": "A-3090"}
     assert first["agent"] == "v1" and first["started_at"].isoformat() == "2026-11-01T10:00:00+00:00"
     assert len(first["input_digest"]) == 64 and first["kind"] == "phrase"
 
 
 def test_results_have_the_documented_columns(fleet: Fleet, tmp_path: Path) -> None:
     grade(fleet, tmp_path / "r")
-    names = pq.read_schema(next((tmp_path / "r" / "results").glob("*.parquet"))).names
+    files = sorted((tmp_path / "r" / "results").rglob("*.parquet"))
+    folders = {f.parent.relative_to(tmp_path / "r" / "results").as_posix() for f in files}
+    # compacted at the end of the run: the agent and the day are the folders, not columns
+    assert folders == {f"agent={a}/date=2026-11-0{d}" for a in ("v1", "v2") for d in (1, 2)}
+    names = pq.read_schema(files[0]).names
     assert names == [
         "run_id",
         "call_id",
@@ -76,11 +80,10 @@ def test_results_have_the_documented_columns(fleet: Fleet, tmp_path: Path) -> No
         "skipped",
         "observed",
         "evidence",
-        "agent",
         "started_at",
         "variables",
     ]
-    calls = pq.read_table(tmp_path / "r" / "calls").to_pylist()
+    calls = table_rows(tmp_path / "r", "calls")
     assert {c["status"] for c in calls} == {"graded"} and len(calls) == 8
     assert json.loads((tmp_path / "r" / "fleet.json").read_text())["total"] == 8
 
@@ -93,7 +96,7 @@ def test_a_corrupt_or_missing_input_refuses_that_call_only(fleet: Fleet, tmp_pat
     fleet.manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
     code, out, _ = grade(fleet, tmp_path / "r")
     assert code == 2 and "6 graded, 2 refused" in out  # refused calls count
-    calls = {c["call_id"]: c for c in pq.read_table(tmp_path / "r" / "calls").to_pylist()}
+    calls = {c["call_id"]: c for c in table_rows(tmp_path / "r", "calls")}
     assert calls["c002"]["status"] == "refused"
     assert (
         "nowhere.json" in calls["c002"]["message"] and "does not exist" in calls["c002"]["message"]
@@ -189,7 +192,7 @@ def test_a_resume_grades_a_refused_call_again_and_keeps_graded_ones(
     kept = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "r" / "results").iterdir()}
     code, out, _ = grade(fleet, tmp_path / "r")  # the trace now exists: c003 is graded
     assert code == 1 and "8 graded, 0 refused; 7 were already done)" in out
-    calls = pq.read_table(tmp_path / "r" / "calls").to_pylist()
+    calls = table_rows(tmp_path / "r", "calls")
     assert sorted(c["call_id"] for c in calls) == [f"c{i:03d}" for i in range(8)]
     assert {c["status"] for c in calls} == {"graded"}
     assert len(results(tmp_path / "r")) == 8 * 3
@@ -206,7 +209,7 @@ def test_a_call_whose_files_changed_since_graded_is_kept_as_graded(
     )
     code, out, _ = grade(fleet, tmp_path / "r")
     assert code == 1 and "0 were already done, 8 changed since graded and kept as graded" in out
-    calls = pq.read_table(tmp_path / "r" / "calls").to_pylist()
+    calls = table_rows(tmp_path / "r", "calls")
     assert sorted(c["call_id"] for c in calls) == [f"c{i:03d}" for i in range(8)]
 
 

@@ -35,9 +35,13 @@ def test_a_second_run_on_the_same_out_is_refused_naming_the_holder(
 def test_summary_counts_a_call_held_twice_once(fleet: Fleet, tmp_path: Path) -> None:
     grade(fleet, tmp_path / "r")
     grade(fleet, tmp_path / "other", "--batch-size", "5")  # other part files, same rows
-    for sub in ("results", "calls"):
-        for part in (tmp_path / "other" / sub).glob("part-*.parquet"):
-            shutil.copy(part, tmp_path / "r" / sub / part.name)
+    copied = 0
+    for part in (tmp_path / "other").rglob("part-*.parquet"):  # compacted: agent=/date=/
+        target = tmp_path / "r" / part.relative_to(tmp_path / "other")
+        assert not target.exists()
+        shutil.copy(part, target)
+        copied += 1
+    assert copied == 2 * 4
     ran = hotato("fleet", "summary", str(tmp_path / "r"), "--format", "json")
     doc = json.loads(ran.out)
     assert doc["calls"] == {"calls": 8, "graded": 8, "refused": 0}

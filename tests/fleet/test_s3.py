@@ -8,9 +8,8 @@ import socket
 from collections.abc import Iterator
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
-from tests.fleet.conftest import make_fleet
+from tests.fleet.conftest import make_fleet, table_rows
 
 from hotato.fleet.grade import FleetRequest, grade_fleet
 
@@ -59,11 +58,11 @@ def test_a_manifest_on_s3_grades_like_the_same_calls_on_disk(s3: object, tmp_pat
     )
     grade_fleet(FleetRequest(calls=str(fleet.manifest), out=str(tmp_path / "disk"), **common))
     assert done.totals is not None and (done.totals.graded, done.totals.refused) == (5, 1)
-    calls = {c["call_id"]: c for c in pq.read_table(tmp_path / "s3" / "calls").to_pylist()}
+    calls = {c["call_id"]: c for c in table_rows(tmp_path / "s3", "calls")}
     assert "s3://night/2026-11-01/files/gone.jsonl" in calls["c005"]["message"]
 
     def rows_of(out: Path) -> list[tuple[object, ...]]:
-        table = pq.read_table(out / "results").to_pylist()
+        table = table_rows(out, "results")
         return sorted(
             (r["call_id"], r["assertion_id"], r["status"], r["input_digest"]) for r in table
         )

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pyarrow.parquet as pq
 from tests.conftest import hotato
+from tests.fleet.conftest import table_rows
 
 TRANSCRIPT = [
     {"role": "caller", "text": "hi, it's Chris", "start": 0.0, "end": 1.0},
@@ -37,7 +37,7 @@ def _grade(tmp_path: Path, assertion: str, rows: list[dict[str, str]]) -> tuple[
     )
     if ran.code == 2 and not (tmp_path / "r").exists():
         return ran.code, ran.err, {}
-    rows_out = pq.read_table(tmp_path / "r" / "results").to_pylist()
+    rows_out = table_rows(tmp_path / "r", "results")
     return ran.code, ran.out, {r["call_id"]: r["status"] for r in rows_out}
 
 

@@ -90,13 +90,13 @@ def test_a_corrupt_fleet_record_or_results_part_is_a_refusal(tmp_path: Path, fle
     f = fleet
     out = tmp_path / "out"
     assert fleet_grade(f.manifest, f.assertions, out).code in (0, 1)
-    part = next((out / "results").glob("part-*.parquet"))
+    part = next((out / "results").rglob("part-*.parquet"))
     part.write_bytes(b"PAR1 not really parquet PAR1")
     for command in (["summary", str(out)], ["diff", str(out), str(out)]):
         ran = hotato("fleet", *command)
         assert ran.code == 2, ran.out + ran.err
         assert "the results folder cannot be read" in ran.err
-    calls_part = next((out / "calls").glob("part-*.parquet"))
+    calls_part = next((out / "calls").rglob("part-*.parquet"))
     calls_part.write_bytes(b"junk")
     ran = fleet_grade(f.manifest, f.assertions, out)
     assert ran.code == 2 and "a results part cannot be read" in ran.err, ran.out + ran.err

@@ -123,7 +123,7 @@ class DaskCluster:
 
     def __init__(self, address: str, allow_plaintext: bool = False) -> None:
         try:
-            from distributed import Client
+            from distributed import Client, as_completed
         except ImportError:
             raise InputError.one(
                 "--scheduler needs the fleet extra: pip install 'hotato[fleet]'"
@@ -135,18 +135,28 @@ class DaskCluster:
         self.workers = max(
             1, sum(w.get("nthreads", 1) for w in self._client.scheduler_info()["workers"].values())
         )
+        # Results are gathered in the background as tasks finish, each handed over with its
+        # future: one round trip to the client's event loop per batch, not a wait and a
+        # result each.
+        self._finished = as_completed(with_results=True, loop=self._client.loop)
+        self._results: dict[str, BatchOut] = {}
 
     def submit(self, batch: Batch) -> Any:
-        return self._client.submit(grade_batch, batch, pure=False)
+        future = self._client.submit(grade_batch, batch, pure=False)
+        self._finished.add(future)
+        return future
 
     def wait_any(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
-        from distributed import wait
-
-        done, rest = wait(list(pending), return_when="FIRST_COMPLETED")
-        return set(done), set(rest)
+        future, out = next(self._finished)
+        self._results[future.key] = out
+        done = {future}
+        for more, out in self._finished.next_batch(block=False):  # finished meanwhile
+            self._results[more.key] = out
+            done.add(more)
+        return done, pending - done
 
     def result(self, future: Any) -> BatchOut:
-        out: BatchOut = future.result()
+        out = self._results.pop(future.key)
         future.release()
         return out
 

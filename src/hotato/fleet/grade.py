@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hotato.fleet.files import Limits
-from hotato.fleet.manifest import Manifest, read_calls
-from hotato.fleet.store import ResultStore, RunMeta, Totals, run_id_for
+from hotato.fleet.manifest import CallRow, Manifest, read_calls
+from hotato.fleet.store import ResultStore, RunIds, RunMeta, Totals
+from hotato.fleet.vartypes import VariableTypes
 from hotato.fleet.worker import COUNTS, Batch, BatchOut, Job, assertions_digest, decode_job
 from hotato.model.errors import InputError
 
@@ -81,9 +82,22 @@ def _job(req: FleetRequest, manifest_columns: list[str] | None = None) -> Job:
     )
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What the checking pass over the manifest learnt besides the calls."""
+
+    legacy_run_id: str  # hotato 2.0's id of this run: a folder it wrote resumes
+    variable_types: tuple[tuple[str, str], ...]
+
+
 def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
     """Everything refused before a call is graded: the assertions, the manifest, references
     to manifest columns, the state source."""
+    job, manifest, _ = _prepare(req)
+    return job, manifest
+
+
+def _prepare(req: FleetRequest) -> tuple[Job, Manifest, Plan]:
     from dataclasses import replace
 
     from hotato.fleet.variables import check_references
@@ -105,14 +119,22 @@ def prepare(req: FleetRequest) -> tuple[Job, Manifest]:
     req = _resolved(req)
     job = _job(req)
     aset = decode_job(job)
-    manifest = read_calls(req.calls, req.allow_remote)
+    digest = assertions_digest(aset)
+    ids = RunIds(digest)
+    types = VariableTypes()
+
+    def visit(call: CallRow) -> None:
+        ids.add(call.call_id, call.agent)
+        types.visit(call)
+
+    manifest = read_calls(req.calls, req.allow_remote, visit)
     columns = ["call_id", "trace", "transcript", "audio", "agent", "started_at", *manifest.columns]
     used = check_references(aset, list(dict.fromkeys(columns)), manifest.source)
     if req.state is not None:
         _check_state(req.state, req.state_before)
-    digest = assertions_digest(aset)
-    run_id = run_id_for(digest, (c.call_id for c in manifest.calls))
-    return replace(job, run_id=run_id, used=tuple(used), digest=digest), manifest
+    typed = tuple(types.types().items())
+    job = replace(job, run_id=ids.run_id, used=tuple(used), digest=digest, variable_types=typed)
+    return job, manifest, Plan(ids.legacy, typed)
 
 
 def _resolved(req: FleetRequest) -> FleetRequest:
@@ -155,18 +177,34 @@ def grade_fleet(
     """Grade every call not already in `req.out`; the final counts."""
     from hotato.fleet.execute import open_engine
 
-    job, manifest = prepare(req)
+    job, manifest, plan = _prepare(req)
     # the engine first: an unreachable scheduler or a path a worker cannot read is refused
     # before anything is written under --out
     engine = open_engine(req.workers, req.scheduler, req.allow_plaintext_scheduler)
     try:
         engine.check_paths(worker_paths(job, manifest))
-        return _grade_with(engine, req, job, manifest, on_progress)
+        return _grade_with(engine, req, _as_recorded(req, job, plan), manifest, on_progress)
     finally:
         try:
             engine.release(job.run_id)
         finally:
             engine.close()
+
+
+def _as_recorded(req: FleetRequest, job: Job, plan: Plan) -> Job:
+    """The job as the results folder already holding this run recorded it: hotato 2.0's run
+    id and text variables for a folder it wrote, the variable types of the run's first
+    start for a resume."""
+    from dataclasses import replace
+
+    held = ResultStore(req.out).recorded() if Path(req.out).is_dir() else None
+    if held is None:
+        return job
+    if held.run_id == plan.legacy_run_id and held.variables is None:
+        return replace(job, run_id=held.run_id, variable_types=())
+    if held.run_id == job.run_id:
+        return replace(job, variable_types=tuple((held.variables or {}).items()))
+    return job
 
 
 def _grade_with(
@@ -186,18 +224,15 @@ def _grade_with(
             assertions=str(Path(job.name)),
             assertions_digest=job.digest,
             calls=req.calls,
-            total=len(manifest.calls),
+            total=manifest.total,
+            variables=dict(job.variable_types),
         )
     )
-    progress = Progress(job.run_id, len(manifest.calls))
+    progress = Progress(job.run_id, manifest.total)
 
     def batches() -> Iterator[Batch]:
-        calls = manifest.calls
-        for start in range(0, len(calls), req.batch_size):
-            chunk = tuple(calls[start : start + req.batch_size])
-            yield Batch(
-                job, chunk, {c.call_id: done[c.call_id] for c in chunk if c.call_id in done}
-            )
+        for chunk in _chunks(manifest.iter_calls(), req.batch_size):
+            yield Batch(job, chunk, done.lookup(c.call_id for c in chunk))
 
     def on_done(out: BatchOut) -> None:
         if out.calls.num_rows:
@@ -208,7 +243,19 @@ def _grade_with(
 
     try:
         run_batches(engine, batches(), on_done)
+        store.compact()
         progress.totals = store.totals()
     finally:
         store.close()
     return progress
+
+
+def _chunks(calls: Iterator[CallRow], size: int) -> Iterator[tuple[CallRow, ...]]:
+    chunk: list[CallRow] = []
+    for call in calls:
+        chunk.append(call)
+        if len(chunk) == size:
+            yield tuple(chunk)
+            chunk = []
+    if chunk:
+        yield tuple(chunk)

@@ -2,13 +2,17 @@
 
     RESULTS/fleet.json           the run: id, assertions digest, where the calls came from
     RESULTS/fleet.lock           held by the run writing the folder (who, since when)
-    RESULTS/results/part-*.parquet   one row per call x assertion
-    RESULTS/calls/part-*.parquet     one row per call (graded or refused)
+    RESULTS/index.sqlite         the resume index, while a run holds the folder
+    RESULTS/results/...          one row per call x assertion
+    RESULTS/calls/...            one row per call (graded or refused)
+
+(see hotato.fleet.layout for the part files, per batch and compacted).
 
 A batch's results part is written first and its calls part last, each through a temporary
 file and a rename. A calls part is the batch's commit: on resume, a results part without one
 is removed and its calls graded again, so a run killed at any instant ends, once resumed, with
-exactly one row per call x assertion.
+exactly one row per call x assertion. At the end of a run the per-batch parts are compacted
+(hotato.fleet.compact), crash-safe as well.
 
 One run writes a folder at a time: a second run on the same folder is refused, naming the
 run holding it. The lock is the operating system's (flock), so it ends with its process,
@@ -27,18 +31,26 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import msgspec
 
 from hotato._io import make_folder
+from hotato.fleet.index import INDEX, CallIndex, Graded
+from hotato.fleet.layout import CALLS, RESULTS, TABLES, all_parts, flat_parts, relative
 from hotato.model.errors import InputError
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
 SCHEMA_NAME = "hotato.fleet.v1"
-RESULTS = "results"
-CALLS = "calls"
 LOCK = "fleet.lock"
 
 
-def result_schema() -> pa.Schema:
+def _variables(variables: pa.DataType | None) -> pa.DataType:
+    import pyarrow as pa
+
+    return variables if variables is not None else pa.map_(pa.string(), pa.string())
+
+
+def result_schema(variables: pa.DataType | None = None) -> pa.Schema:
+    """The results table's columns; `variables` is the column's type (hotato.fleet.vartypes),
+    by default the text map hotato 2.0 wrote."""
     import pyarrow as pa
 
     return pa.schema(
@@ -57,12 +69,12 @@ def result_schema() -> pa.Schema:
             ("evidence", pa.list_(pa.string())),
             ("agent", pa.string()),
             ("started_at", pa.timestamp("us", tz="UTC")),
-            ("variables", pa.map_(pa.string(), pa.string())),
+            ("variables", _variables(variables)),
         ]
     )
 
 
-def call_schema() -> pa.Schema:
+def call_schema(variables: pa.DataType | None = None) -> pa.Schema:
     import pyarrow as pa
 
     return pa.schema(
@@ -78,7 +90,7 @@ def call_schema() -> pa.Schema:
             ("inconclusive", pa.int32()),
             ("agent", pa.string()),
             ("started_at", pa.timestamp("us", tz="UTC")),
-            ("variables", pa.map_(pa.string(), pa.string())),
+            ("variables", _variables(variables)),
         ]
     )
 
@@ -90,14 +102,40 @@ class RunMeta(msgspec.Struct, frozen=True, kw_only=True):
     assertions_digest: str
     calls: str  # the manifest or folder
     total: int
+    # the variable columns' types (hotato.fleet.vartypes); None in a folder hotato 2.0 wrote
+    variables: dict[str, str] | None = None
 
 
 def run_id_for(assertions_digest: str, call_ids: Iterable[str]) -> str:
-    """Stable across re-runs of the same assertions over the same calls (law 5)."""
+    """The run id hotato 2.0 gave (assertions and call ids only), still the id of a folder it
+    wrote, so such a folder resumes."""
     digest = hashlib.sha256(assertions_digest.encode())
     for call_id in call_ids:
         digest.update(b"\0" + call_id.encode())
     return digest.hexdigest()[:16]
+
+
+class RunIds:
+    """A run's id, built call by call as the manifest streams past: stable across re-runs of
+    the same assertions over the same calls (law 5), and distinct for two agents graded on
+    the same call ids. `legacy` is hotato 2.0's id of the same run."""
+
+    def __init__(self, assertions_digest: str) -> None:
+        self._new = hashlib.sha256(b"hotato.fleet.run/2\0" + assertions_digest.encode())
+        self._old = hashlib.sha256(assertions_digest.encode())
+
+    def add(self, call_id: str, agent: str | None) -> None:
+        key = call_id.encode()
+        self._old.update(b"\0" + key)
+        self._new.update(b"\0" + key + b"\1" + (b"\2" if agent is None else agent.encode()))
+
+    @property
+    def run_id(self) -> str:
+        return self._new.hexdigest()[:16]
+
+    @property
+    def legacy(self) -> str:
+        return self._old.hexdigest()[:16]
 
 
 @dataclass
@@ -115,7 +153,9 @@ class ResultStore:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
         self._held: BinaryIO | None = None  # the lock file, while this run holds it
-        self._refused: dict[str, list[str]] = {}  # call_id -> parts with its refused row
+        self._index: CallIndex | None = None  # while this run holds the folder
+        self._stale = False  # the index's part names predate a compaction
+        self._run: RunMeta | None = None
         if "://" in str(root):
             raise InputError.one("--out must be a local folder", file=str(root))
 
@@ -123,10 +163,16 @@ class ResultStore:
     def meta_path(self) -> Path:
         return self.root / "fleet.json"
 
-    def open(self, meta: RunMeta) -> dict[str, str]:
+    def recorded(self) -> RunMeta | None:
+        """The run the folder holds, if any (read without taking the lock)."""
+        return self._meta() if self.meta_path.is_file() else None
+
+    def open(self, meta: RunMeta) -> Graded:
         """Prepare the folder for `meta`'s run; the call_id -> input digest of calls already
-        graded (a call refused before is graded again). Refuses a folder holding another run,
-        or one another run is writing."""
+        graded (a call refused before is graded again), read from an index on disk. Refuses a
+        folder holding another run, or one another run is writing."""
+        from hotato.fleet.compact import finish
+
         if self.root.exists() and not self.root.is_dir():
             raise InputError.one("--out is a file, expected a folder", file=str(self.root))
         self._refuse_links()
@@ -143,17 +189,31 @@ class ResultStore:
                 "--out is a folder holding something other than fleet results",
                 file=str(self.root),
             )
-        for sub in (RESULTS, CALLS):
+        for sub in TABLES:
             make_folder(self.root / sub)
         self._lock(meta)
         if not self.meta_path.is_file():
             _atomic(self.meta_path, msgspec.json.encode(meta) + b"\n")
+        self._run = self._meta()
+        finish(self.root)  # a compaction a crash cut short
         self._sweep()
-        graded, refused = self._index()
+        self._index = self._build(self.root / INDEX)
         # graded again by a run stopped before it dropped the refused row
-        self._drop({c: refused.pop(c) for c in set(refused) & set(graded)}, set())
-        self._refused = refused
-        return graded
+        stale = self._index.refused_and_graded()
+        self._drop(stale, set())
+        self._index.forget_refused(stale)
+        return Graded(self._index)
+
+    def _build(self, path: Path) -> CallIndex:
+        """An index of every calls part of the folder, flat and compacted."""
+        import pyarrow.parquet as pq
+
+        from hotato.fleet.index import COLUMNS
+
+        index = CallIndex(path)
+        for part in all_parts(self.root, CALLS):
+            index.add(read_part(pq, part, list(COLUMNS)), relative(self.root, CALLS, part))
+        return index
 
     def _lock(self, meta: RunMeta) -> None:
         """Hold the folder's lock for this run, or refuse naming the run that holds it."""
@@ -186,6 +246,9 @@ class ResultStore:
 
     def close(self) -> None:
         """Let the folder go: another run may write it now."""
+        if self._index is not None:
+            self._index.close()
+            self._index = None
         if self._held is not None:
             self._held.close()  # closing the file releases its flock
             self._held = None
@@ -194,14 +257,19 @@ class ResultStore:
         """The folder and everything hotato writes or deletes in it are what they say: a
         symbolic link anywhere there (`results` pointing elsewhere) would have the sweep delete
         and the run write in the link's target."""
+        from hotato.fleet.compact import JOURNAL, STAGING
+
         inside = [
             self.meta_path,
             self.root / LOCK,
-            *(self.root / sub for sub in (RESULTS, CALLS)),
+            self.root / INDEX,
+            self.root / JOURNAL,
+            self.root / STAGING,
+            *(self.root / sub for sub in TABLES),
         ]
-        for sub in (RESULTS, CALLS):
+        for sub in TABLES:
             if (self.root / sub).is_dir() and not (self.root / sub).is_symlink():
-                inside += list((self.root / sub).iterdir())
+                inside += list((self.root / sub).rglob("*"))
         for path in (self.root, *inside):
             if path.is_symlink():
                 raise InputError.one(
@@ -220,32 +288,13 @@ class ResultStore:
 
     def _sweep(self) -> None:
         """Remove temporary files and results parts whose batch never committed."""
-        committed = {p.name for p in (self.root / CALLS).glob("part-*.parquet")}
-        for sub in (RESULTS, CALLS):
-            for p in (self.root / sub).iterdir():
-                if p.name.endswith(".tmp"):
-                    p.unlink()
-        for p in (self.root / RESULTS).glob("part-*.parquet"):
+        committed = {p.name for p in flat_parts(self.root, CALLS)}
+        for sub in TABLES:
+            for p in (self.root / sub).rglob("*.tmp"):
+                p.unlink()
+        for p in flat_parts(self.root, RESULTS):
             if p.name not in committed:
                 p.unlink()
-
-    def _index(self) -> tuple[dict[str, str], dict[str, list[str]]]:
-        """The call_id -> input digest of calls graded, and the call_id -> the parts holding
-        a refused row of calls refused (graded again by a resume)."""
-        import pyarrow.parquet as pq
-
-        graded: dict[str, str] = {}
-        refused: dict[str, list[str]] = {}
-        for part in sorted((self.root / CALLS).glob("part-*.parquet")):
-            table = read_part(pq, part, ["call_id", "input_digest", "status"])
-            for call_id, digest, status in zip(
-                *(table.column(c).to_pylist() for c in table.column_names), strict=True
-            ):
-                if status == "refused":
-                    refused.setdefault(call_id, []).append(part.name)
-                else:
-                    graded[call_id] = digest
-        return graded, refused
 
     def _drop(self, stale: dict[str, list[str]], keep: set[str]) -> None:
         """Remove refused calls' rows (call_id -> the calls parts holding one; a newer row
@@ -264,65 +313,121 @@ class ResultStore:
             target = self.root / CALLS / name
             if not target.is_file():
                 continue
-            table = read_part(pq, target, call_schema().names)
-            gone = pc.is_in(table.column("call_id"), value_set=pa.array(sorted(call_ids)))
-            kept = table.filter(pc.invert(gone))
-            if kept.num_rows == table.num_rows:
+            whole = read_part(pq, target, None)
+            gone = pc.is_in(whole.column("call_id"), value_set=pa.array(sorted(call_ids)))
+            kept = whole.filter(pc.invert(gone))
+            if kept.num_rows == whole.num_rows:
                 continue
             if kept.num_rows == 0:
-                (self.root / RESULTS / name).unlink(missing_ok=True)
+                if "/" not in name:  # a batch's part: its results part (empty) goes too
+                    (self.root / RESULTS / name).unlink(missing_ok=True)
                 target.unlink()
                 continue
-            tmp = target.with_name(name + ".tmp")
+            tmp = target.with_name(target.name + ".tmp")
             pq.write_table(kept, tmp, compression="zstd")
             _fsync(tmp)
             os.replace(tmp, target)
 
     def totals(self) -> Totals:
         """What the whole folder holds, this run's batches and earlier ones alike."""
-        import pyarrow.parquet as pq
+        if self._index is not None:
+            counts = self._index.totals()
+        else:
+            import tempfile
 
-        t = Totals()
-        rows: dict[str, dict[str, Any]] = {}  # call_id -> its row, a graded one first
-        for part in sorted((self.root / CALLS).glob("part-*.parquet")):
-            for row in read_part(
-                pq, part, ["call_id", "status", "exit_code", "pass", "fail", "inconclusive"]
-            ).to_pylist():
-                held = rows.get(row["call_id"])
-                if held is None or (held["status"] == "refused" and row["status"] != "refused"):
-                    rows[row["call_id"]] = row
-        for row in rows.values():
-            t.calls += 1
-            if row["status"] == "refused":
-                t.refused += 1
-                continue
-            t.graded += 1
-            t.failed_calls += 1 if row["exit_code"] else 0
-            t.passed += row["pass"]
-            t.failed += row["fail"]
-            t.inconclusive += row["inconclusive"]
-        return t
+            with tempfile.TemporaryDirectory(prefix="hotato-index-") as scratch:
+                index = self._build(Path(scratch) / INDEX)
+                try:
+                    counts = index.totals()
+                finally:
+                    index.close()
+        calls, graded, failed_calls, passed, failed, inconclusive = counts
+        return Totals(calls, graded, calls - graded, failed_calls, passed, failed, inconclusive)
+
+    def metadata(self, **extra: str) -> dict[str, str]:
+        """The key-value metadata of the files this run writes: hotato's version, the run,
+        the assertions' digest and when."""
+        from datetime import UTC, datetime
+
+        from hotato._version import __version__
+
+        run = self._run or self._meta()
+        return {
+            "hotato.version": __version__,
+            "hotato.run_id": run.run_id,
+            "hotato.assertions_digest": run.assertions_digest,
+            **extra,
+            "hotato.written_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
 
     def write(self, results: pa.Table, calls: pa.Table) -> None:
         """Commit one batch: its results, then its calls (the commit)."""
         import pyarrow.parquet as pq
 
+        index = self._ready()
         digest = hashlib.sha256()
         for key in calls.column("input_digest").to_pylist():
             digest.update(key.encode())
         name = f"part-{digest.hexdigest()[:20]}.parquet"
+        kv = self.metadata()
+        types = (self._run or self._meta()).variables
         for sub, table in ((RESULTS, results), (CALLS, calls)):
             target = self.root / sub / name
             tmp = target.with_name(target.name + ".tmp")
-            pq.write_table(table, tmp, compression="zstd")
+            table = _with_variables(table, types)
+            pq.write_table(_with_metadata(table, kv), tmp, compression="zstd")
             _fsync(tmp)
             os.replace(tmp, target)
         # a call refused before and graded (or refused) again now: its old row goes
-        again = [c for c in calls.column("call_id").to_pylist() if c in self._refused]
-        self._drop({c: self._refused.pop(c) for c in again}, {name})
+        ids = calls.column("call_id").to_pylist()
+        self._drop(index.refused(ids), {name})
+        index.forget_refused(ids)
+        index.add(calls, name)
+
+    def compact(self) -> int:
+        """Rewrite the per-batch parts as large files partitioned by agent and day (see
+        hotato.fleet.compact); how many files were written. Run by `fleet grade` at the end."""
+        from hotato.fleet.compact import compact
+
+        if self._held is None:
+            raise InputError.one("compact the results folder while holding it (open first)")
+        written = compact(self.root, self.metadata(**{"hotato.compacted": "true"}))
+        self._stale = bool(written)
+        return written
+
+    def _ready(self) -> CallIndex:
+        if self._index is None:
+            raise InputError.one("write to the results folder while holding it (open first)")
+        if self._stale:  # parts were renamed by a compaction: index them again
+            self._index.close()
+            self._index = self._build(self.root / INDEX)
+            self._stale = False
+        return self._index
 
 
-def read_part(pq: Any, part: Path, columns: list[str]) -> pa.Table:
+def _with_variables(table: pa.Table, types: dict[str, str] | None) -> pa.Table:
+    """The table with its `variables` of the type the folder records, whoever built it (a
+    writer using the default schema, say): every part of a folder has the same columns."""
+    from hotato.fleet.vartypes import arrow_type, row_value
+
+    want = arrow_type(types)
+    at = table.schema.get_field_index("variables")
+    if at < 0 or table.schema.field(at).type == want:
+        return table
+    import pyarrow as pa
+
+    values = [
+        row_value(types, dict(v.items() if isinstance(v, dict) else v or ()))
+        for v in table.column(at).to_pylist()
+    ]
+    return table.set_column(at, pa.field("variables", want), pa.array(values, type=want))
+
+
+def _with_metadata(table: pa.Table, kv: dict[str, str]) -> pa.Table:
+    return table.replace_schema_metadata({**(table.schema.metadata or {}), **kv})
+
+
+def read_part(pq: Any, part: Path, columns: list[str] | None) -> pa.Table:
     """One committed Parquet part; a corrupt one (or not hotato's) is a refusal naming it."""
     try:
         return pq.read_table(part, columns=columns)

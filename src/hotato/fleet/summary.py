@@ -116,10 +116,59 @@ class _Guarded:
             ) from None
 
 
+# What the summaries, the diff and the page read (never `variables`, whose type is a run's own).
+COLUMNS = {
+    "results": [
+        "run_id",
+        "call_id",
+        "input_digest",
+        "assertion_id",
+        "kind",
+        "dimension",
+        "deterministic",
+        "status",
+        "reason",
+        "skipped",
+        "observed",
+        "evidence",
+        "agent",
+        "started_at",
+    ],
+    "calls": [
+        "run_id",
+        "call_id",
+        "input_digest",
+        "status",
+        "message",
+        "exit_code",
+        "pass",
+        "fail",
+        "inconclusive",
+        "agent",
+        "started_at",
+    ],
+}
+
+
 def scan(con: Any, results: str, sub: str) -> str:
-    """A FROM clause over one table of the folder (empty when no batch has committed)."""
-    pattern = parts(results, sub)
-    if not list(Path(pattern).parent.glob("part-*.parquet")):
+    """A FROM clause over one table of the folder, its per-batch parts (a live run's, or a
+    folder hotato 2.0 wrote) and its compacted ones alike (empty when no batch has
+    committed)."""
+    from hotato.fleet.layout import FLAT, PARTITIONED, compacted_parts, flat_parts
+
+    parts(results, sub)
+    root = Path(results)
+    wanted = ", ".join(f'"{c}"' for c in COLUMNS[sub])
+    sources = []
+    if flat_parts(root, sub):
+        sources.append(f"read_parquet('{_quote(str(root / sub / FLAT))}', filename = true)")
+    if compacted_parts(root, sub):
+        sources.append(
+            f"read_parquet('{_quote(str(root / sub / PARTITIONED))}', filename = true, "
+            "hive_partitioning = true, union_by_name = true, "
+            "hive_types = {'agent': VARCHAR, 'date': DATE})"
+        )
+    if not sources:
         from hotato.fleet.store import call_schema, result_schema
 
         schema = result_schema() if sub == "results" else call_schema()
@@ -127,26 +176,37 @@ def scan(con: Any, results: str, sub: str) -> str:
 
         con.register(f"empty_{sub}", pa.Table.from_pylist([], schema=schema))
         return f"empty_{sub}"
-    plain = f"read_parquet('{_quote(pattern)}')"
+    union = " UNION ALL ".join(f"SELECT {wanted}, filename FROM {src}" for src in sources)
     if not _has_twice(con, results):
-        return plain
-    # a call held twice (two runs at once wrote a folder before it was locked): one row per
-    # call (x assertion), the graded one before a refusal, then the first part by name
+        return f"(SELECT {wanted} FROM ({union}))"
+    # a call held twice (two runs at once wrote a folder before it was locked, or a
+    # compaction cut short): one row per call (x assertion), the graded one before a
+    # refusal, then the first part by name
     order = "status = 'refused', filename" if sub == "calls" else "filename"
     key = "call_id" if sub == "calls" else "call_id, assertion_id"
     return (
-        f"(SELECT * EXCLUDE (filename) FROM read_parquet('{_quote(pattern)}', filename = true) "
+        f"(SELECT {wanted} FROM ({union}) "
         f"QUALIFY row_number() OVER (PARTITION BY {key} ORDER BY {order}) = 1)"
     )
 
 
 def _has_twice(con: Any, results: str) -> bool:
     """Whether the folder's calls table holds a call more than once (cheap: one row a call)."""
-    pattern = _quote(parts(results, "calls"))
-    if not list(Path(parts(results, "calls")).parent.glob("part-*.parquet")):
+    from hotato.fleet.layout import FLAT, PARTITIONED, compacted_parts, flat_parts
+
+    root = Path(results)
+    sources = [
+        f"SELECT call_id FROM read_parquet('{_quote(str(root / 'calls' / pattern))}')"
+        for pattern, found in (
+            (FLAT, flat_parts(root, "calls")),
+            (PARTITIONED, compacted_parts(root, "calls")),
+        )
+        if found
+    ]
+    if not sources:
         return False
     row = con.execute(
-        f"SELECT count(*) <> count(DISTINCT call_id) FROM read_parquet('{pattern}')"
+        f"SELECT count(*) <> count(DISTINCT call_id) FROM ({' UNION ALL '.join(sources)})"
     ).fetchone()
     return bool(row[0])
 

@@ -49,6 +49,8 @@ class Job:
     used: tuple[str, ...] = ()  # manifest columns the assertions reference
     digest: str = ""  # of the decoded assertions, part of every call's key
     limits: Limits = field(default_factory=Limits)  # each call's file size and deadline
+    # the variable columns' types (hotato.fleet.vartypes); () writes hotato 2.0's text map
+    variable_types: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,7 @@ def release(run_id: str) -> int:
 
 def grade_batch(batch: Batch) -> BatchOut:
     from hotato.fleet.store import call_schema, result_schema, table
+    from hotato.fleet.vartypes import arrow_type
 
     grader, binder = _grader(batch.job)
     results: list[dict[str, Any]] = []
@@ -143,7 +146,10 @@ def grade_batch(batch: Batch) -> BatchOut:
             results.extend(rows)
             for key in ("pass", "fail", "inconclusive"):
                 counts[key] += call[key] or 0
-    return BatchOut(table(results, result_schema()), table(calls, call_schema()), counts)
+    variables = arrow_type(dict(batch.job.variable_types))
+    return BatchOut(
+        table(results, result_schema(variables)), table(calls, call_schema(variables)), counts
+    )
 
 
 def _grade_call(
@@ -154,6 +160,7 @@ def _grade_call(
     to (or, changed, different from) the one its files give now. Either way it is not
     written again, so a call never has two rows."""
     from hotato.fleet.files import fetch
+    from hotato.fleet.vartypes import row_value
 
     job = batch.job
     until = time.monotonic() + job.limits.seconds
@@ -162,7 +169,7 @@ def _grade_call(
         "call_id": row.call_id,
         "agent": row.agent,
         "started_at": None,
-        "variables": {k: _text(v) for k, v in sorted(row.variables.items())},
+        "variables": row_value(dict(job.variable_types), row.variables),
     }
     refusal: Exception | None = None
     local: dict[str, str | None] = {}
@@ -257,10 +264,6 @@ def _started(value: str | None) -> datetime | None:
     except ValueError:
         raise InputError.one(f"started_at {value!r} is not an ISO 8601 time") from None
     return stamp.astimezone(UTC) if stamp.tzinfo else stamp.replace(tzinfo=UTC)
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else msgspec.json.encode(value).decode()
 
 
 def _message(row: CallRow, exc: Exception) -> str:
