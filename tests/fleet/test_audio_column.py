@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import soundfile as sf
 from tests.conftest import hotato
 from tests.evidence.audio.synth import RATE, clip
+from tests.fleet.conftest import table_rows
 
 ASSERTIONS = """\
 version: 1
@@ -34,7 +34,7 @@ def test_the_audio_column_is_scored_per_call(tmp_path: Path) -> None:
         cwd=tmp_path,
     )  # fmt: skip
     assert ran.code == 0, ran.out + ran.err
-    results = {r["call_id"]: r for r in pq.read_table(tmp_path / "r" / "results").to_pylist()}
+    results = {r["call_id"]: r for r in table_rows(tmp_path / "r", "results")}
     assert results["good"]["status"] == "PASS"
     assert results["mono"]["status"] == "INCONCLUSIVE"
     assert "the recording could not be scored: the recording is mono" in results["mono"]["reason"]
