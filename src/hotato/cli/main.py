@@ -55,6 +55,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "fleet_group",
         "Grade a whole fleet of calls into Parquet; summaries, diffs, reports.",
     ),
+    "serve": (
+        "hotato.cli.serve_cmd",
+        "serve_cmd",
+        "Grade calls as they end: a live receiver for Vapi, Retell, LiveKit, Pipecat.",
+    ),
     "schema": (
         "hotato.cli.schema_cmd",
         "schema_cmd",
