@@ -60,15 +60,17 @@ def decode(body: bytes, content_type: str) -> Any:
 
 def _ids_to_base64(value: Any) -> Any:
     """OTLP/JSON writes trace and span ids as hex; the protobuf JSON mapping reads bytes as
-    base64."""
+    base64 (and some exporters write that)."""
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
             if k in _ID_FIELDS and isinstance(v, str):
-                try:
-                    v = base64.b64encode(bytes.fromhex(v)).decode()
+                from hotato.evidence.ingest._otlp import hex_id
+
+                try:  # hex as the specification says, or base64 as some exporters write
+                    v = base64.b64encode(bytes.fromhex(hex_id(v))).decode()
                 except ValueError:
-                    raise Refused(f"{k} {v!r} is not hexadecimal") from None
+                    raise Refused(f"{k} {v!r} is neither hexadecimal nor base64") from None
             out[k] = _ids_to_base64(v)
         return out
     if isinstance(value, list):
