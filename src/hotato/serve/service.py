@@ -75,11 +75,7 @@ class Service:
     # --- life -------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        import multiprocessing
-
-        self._pool = ProcessPoolExecutor(
-            self.cfg.workers, mp_context=multiprocessing.get_context("spawn")
-        )
+        self._pool = _pool(self.cfg.workers)
         if self.cfg.alert_url is not None:
             import httpx
 
@@ -241,12 +237,8 @@ class Service:
             room.release()
 
     def _renew_pool(self) -> None:
-        import multiprocessing
-
         old = self._pool
-        self._pool = ProcessPoolExecutor(
-            self.cfg.workers, mp_context=multiprocessing.get_context("spawn")
-        )
+        self._pool = _pool(self.cfg.workers)
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
 
@@ -302,6 +294,21 @@ class Service:
             return "unknown", None
         header, _ = read_entry(path)
         return ("done" if self.spool.is_done(key_of(call_id)) else "pending"), header
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """Grading processes that end with the server, even when it is killed with kill -9."""
+    import multiprocessing
+    import os
+
+    from hotato.fleet.execute import end_with
+
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("forkserver"),
+        initializer=end_with,
+        initargs=(os.getpid(),),
+    )
 
 
 def _with_received(header: Header) -> Header:
