@@ -4,7 +4,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from tests.serve.bodies import ASSERTIONS, Server
 
 pytest.importorskip("uvicorn", reason="the serve extra is in the test extra")

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from tests.serve.bodies import Server, call_rows, vapi_body
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from tests.serve.bodies import Server, call_rows
 
 pytestmark = pytest.mark.slow

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tests.conftest import hotato
 from tests.serve.bodies import Server, retell_body, vapi_body
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from tests.conftest import hotato
 from tests.serve.bodies import Server, call_rows, retell_body, vapi_body
 
