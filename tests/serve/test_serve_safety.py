@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import hotato
 from tests.serve.bodies import Server, retell_body, vapi_body
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 SECRET = "vapi-s3cret-value"
 KEY = "retell-api-key-value"
 TOKEN = "bearer-token-value"
@@ -214,6 +214,28 @@ def test_metrics_parse_and_no_secret_in_pages_metrics_or_logs(
         assert secret not in shown
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "message"),
+    [
+        ("/vapi", b"{not json", "the body is not JSON"),
+        ("/vapi", b"[]", "the body is not a JSON object"),
+        ("/vapi", b'{"message": {"type": "end-of-call-report"}}', "$.message.call.id is missing"),
+        ("/retell", b'{"event": "call_ended"}', "a Retell call event without a `call` object"),
+        ("/calls", b'{"call_id": "x"}', "a call needs a `trace`, a `transcript` or both"),
+        ("/v1/traces", b"\x0a\x05junk", "not an OTLP protobuf trace export"),
+    ],
+)
+def test_malformed_bodies_are_400_and_kept_nowhere(
+    tmp_path: Path, assertions: Path, path: str, body: bytes, message: str
+) -> None:
+    client = _client(tmp_path, assertions)
+    ctype = "application/x-protobuf" if path == "/v1/traces" else "application/json"
+    answer = client.post(path, content=body, headers={"content-type": ctype})
+    assert answer.status_code == 400
+    assert message in answer.json()["error"]
+    assert list((tmp_path / "results/spool/calls").iterdir()) == []
+
+
 def test_a_slow_client_is_cut_off(tmp_path: Path, assertions: Path) -> None:
     srv = Server(tmp_path / "results", assertions, "--body-timeout", "0.5").start()
     try:
@@ -223,7 +245,10 @@ def test_a_slow_client_is_cut_off(tmp_path: Path, assertions: Path) -> None:
                 b'Content-Length: 100\r\n\r\n{"call'
             )
             sock.settimeout(30)
-            answer = sock.recv(4096).decode()
+            received = b""
+            while chunk := sock.recv(4096):  # the server closes the connection after it
+                received += chunk
+            answer = received.decode()
         assert answer.startswith("HTTP/1.1 408")
         assert json.loads(answer.split("\r\n\r\n", 1)[1]) == {
             "error": "the body took too long to arrive"

@@ -74,27 +74,6 @@ def test_native_call_with_a_missing_variable_is_a_refused_row(server: Server) ->
     assert "${call.order_id}" in rows["n-2"]["message"]
 
 
-@pytest.mark.parametrize(
-    ("path", "body", "message"),
-    [
-        ("/vapi", b"{not json", "the body is not JSON"),
-        ("/vapi", b"[]", "the body is not a JSON object"),
-        ("/vapi", b'{"message": {"type": "end-of-call-report"}}', "$.message.call.id is missing"),
-        ("/retell", b'{"event": "call_ended"}', "a Retell call event without a `call` object"),
-        ("/calls", b'{"call_id": "x"}', "a call needs a `trace`, a `transcript` or both"),
-        ("/v1/traces", b"\x0a\x05junk", "not an OTLP protobuf trace export"),
-    ],
-)
-def test_malformed_bodies_are_400_and_kept_nowhere(
-    server: Server, path: str, body: bytes, message: str
-) -> None:
-    ctype = "application/x-protobuf" if path == "/v1/traces" else "application/json"
-    answer = httpx.post(server.url + path, content=body, headers={"content-type": ctype})
-    assert answer.status_code == 400
-    assert message in answer.json()["error"]
-    assert list((server.out / "spool" / "calls").iterdir()) == []
-
-
 def test_the_call_page_and_the_overview(server: Server) -> None:
     httpx.post(server.url + "/vapi", content=vapi_body("page-1", refund_ran=False))
     server.wait_graded(1)

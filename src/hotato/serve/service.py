@@ -301,14 +301,25 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     import multiprocessing
     import os
 
-    from hotato.fleet.execute import end_with
-
     return ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("forkserver"),
-        initializer=end_with,
+        initializer=_grading_process,
         initargs=(os.getpid(),),
     )
+
+
+def _grading_process(server: int) -> None:
+    """Each grading process: it ends with the server, and yields the processor to it, so
+    acknowledging a call never waits behind grading one (backpressure bounds the backlog)."""
+    import contextlib
+    import os
+
+    from hotato.fleet.execute import end_with
+
+    end_with(server)
+    with contextlib.suppress(OSError):
+        os.nice(10)
 
 
 def _with_received(header: Header) -> Header:
