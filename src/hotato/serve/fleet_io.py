@@ -156,14 +156,18 @@ def grade_files(job: Job, paths: list[str]) -> Graded:
 
 
 def evidence_files(source: str, body: bytes, base: Path) -> dict[str, str]:
-    """The call's trace (and transcript) as files the fleet worker reads."""
-    base.mkdir()
+    """The call's trace (and transcript) as files the fleet worker reads, named `base` plus a
+    suffix (files, not a folder per call: removing folders costs more than grading here)."""
+
+    def put(suffix: str, data: bytes) -> str:
+        path = base.with_name(base.name + suffix)
+        path.write_bytes(data)
+        return str(path)
+
     if source == "otlp":
-        (base / "trace.pb").write_bytes(body)
-        return {"trace": str(base / "trace.pb")}
+        return {"trace": put(".trace.pb", body)}
     if source != "calls":
-        (base / "trace.json").write_bytes(body)
-        return {"trace": str(base / "trace.json")}
+        return {"trace": put(".trace.json", body)}
     doc = msgspec.json.decode(body)
     files: dict[str, str] = {}
     trace = doc.get("trace")
@@ -172,12 +176,11 @@ def evidence_files(source: str, body: bytes, base: Path) -> dict[str, str]:
         if not (lines and isinstance(lines[0], dict) and lines[0].get("_meta")):
             meta = {"_meta": True, "schema": "hotato.voice_trace.v1", "call_id": doc["call_id"]}
             lines = [meta, *lines]
-        (base / "trace.jsonl").write_bytes(b"".join(msgspec.json.encode(x) + b"\n" for x in lines))
-        files["trace"] = str(base / "trace.jsonl")
+        files["trace"] = put(
+            ".trace.jsonl", b"".join(msgspec.json.encode(x) + b"\n" for x in lines)
+        )
     elif isinstance(trace, dict):
-        (base / "trace.json").write_bytes(msgspec.json.encode(trace))
-        files["trace"] = str(base / "trace.json")
+        files["trace"] = put(".trace.json", msgspec.json.encode(trace))
     if doc.get("transcript") is not None:
-        (base / "transcript.json").write_bytes(msgspec.json.encode(doc["transcript"]))
-        files["transcript"] = str(base / "transcript.json")
+        files["transcript"] = put(".transcript.json", msgspec.json.encode(doc["transcript"]))
     return files
