@@ -34,7 +34,6 @@ class Queued:
 @dataclass
 class Recent:
     call_id: str
-    source: str
     status: str  # graded | refused
     exit_code: int | None
     failed: list[str]
@@ -149,6 +148,9 @@ class Service:
     async def gather(self, parts: dict[str, tuple[bytes, bool]]) -> None:
         """Append an OTLP export's spans to their calls; a root span closes its call."""
         self.check_room()
+        if len(self.traces) + len(set(parts) - set(self.traces)) > self.cfg.max_pending:
+            self.metrics.rejected.labels("busy").inc()
+            raise Busy()  # calls still gathering are bounded as the pending ones are
         for trace, (data, root) in parts.items():
             async with self._lock(trace):
                 await asyncio.to_thread(otlp.append, self.spool.otlp, trace, data)
@@ -226,12 +228,21 @@ class Service:
                 for q in batch:
                     self.queue.put_nowait(q)
                 return
-            async with self._write:
-                if graded.calls.num_rows:
-                    await asyncio.to_thread(
-                        fleet_io.write, self.store, graded.results, graded.calls
-                    )
-                await asyncio.to_thread(self.spool.mark_done, [q.key for q in batch])
+            try:
+                async with self._write:
+                    if graded.calls.num_rows:
+                        await asyncio.to_thread(
+                            fleet_io.write, self.store, graded.results, graded.calls
+                        )
+                    await asyncio.to_thread(self.spool.mark_done, [q.key for q in batch])
+            except OSError as exc:
+                # the results folder could not be written (a full disk): the calls stay
+                # spooled and are graded again once it can be
+                log.error("results not written (%s); grading the batch again", exc.strerror)
+                await asyncio.sleep(5)
+                for q in batch:
+                    self.queue.put_nowait(q)
+                return
             self._record(batch, graded)
         finally:
             room.release()
@@ -261,7 +272,6 @@ class Service:
             self.recent.appendleft(
                 Recent(
                     row["call_id"],
-                    "",
                     row["status"],
                     row["exit_code"],
                     row["failed"],
