@@ -149,8 +149,13 @@ def main() -> None:
         try:
             assert srv.proc is not None
             pid = srv.proc.pid
+            # the SDK-validated report made once per outcome; each call gets its own id
+            made = {
+                ran: vapi_body("CALL-ID-SLOT", pad=args.pad, refund_ran=ran)
+                for ran in (False, True)
+            }
             bodies = [
-                vapi_body(f"bench-{i}", pad=args.pad, refund_ran=i % 5 != 0)
+                made[i % 5 != 0].replace(b"CALL-ID-SLOT", f"bench-{i:07d}".encode())
                 for i in range(args.calls)
             ]
             print(
