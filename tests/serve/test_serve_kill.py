@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -16,11 +15,6 @@ pytestmark = pytest.mark.slow
 CALLS = 240
 KILL_AFTER = 80
 CLIENTS = 8
-
-
-@functools.cache
-def _body(call_id: str) -> bytes:
-    return vapi_body(call_id)
 
 
 def _children(pid: int) -> list[int]:
@@ -48,7 +42,7 @@ def _post_all(srv: Server, ids: list[str], acked: set[str], lock: threading.Lock
         if not hasattr(local, "http"):
             local.http = httpx.Client(timeout=30)
         try:
-            answer = local.http.post(srv.url + "/vapi", content=_body(call_id))
+            answer = local.http.post(srv.url + "/vapi", content=vapi_body(call_id))
         except httpx.HTTPError:
             return  # not acknowledged: the sender retries later, as a vendor does
         if answer.status_code == 200:
