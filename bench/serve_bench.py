@@ -5,6 +5,7 @@ Prints calls/s acknowledged, p50/p99 acknowledgement, grading lag (every call's,
 server's own histogram), and the server's memory (its processes' RSS) as calls go by.
 
     .venv/bin/python bench/serve_bench.py --calls 5000 --clients 16
+    .venv/bin/python bench/serve_bench.py --calls 20000 --rate 200   # the issue's target rate
     .venv/bin/python bench/serve_bench.py --calls 2000 --otlp 200
 """
 
@@ -39,19 +40,25 @@ def rss_mib(pid: int) -> float:
     return total / 1024
 
 
-async def drive(url: str, bodies: list[bytes], clients: int, pid: int) -> tuple[list[float], int]:
+async def drive(
+    url: str, bodies: list[bytes], clients: int, pid: int, rate: float
+) -> tuple[list[float], int]:
+    """Post every body; `rate` > 0 paces the calls at that many per second in total."""
     latencies: list[float] = []
     busy = 0
-    queue: asyncio.Queue[bytes] = asyncio.Queue()
-    for b in bodies:
-        queue.put_nowait(b)
+    queue: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
+    for n, b in enumerate(bodies):
+        queue.put_nowait((n, b))
     step = max(1, len(bodies) // 10)
+    start = time.perf_counter()
 
     async def client() -> None:
         nonlocal busy
         async with httpx.AsyncClient(timeout=30) as http:
             while not queue.empty():
-                body = queue.get_nowait()
+                n, body = queue.get_nowait()
+                if rate > 0:
+                    await asyncio.sleep(max(0.0, start + n / rate - time.perf_counter()))
                 while True:
                     t0 = time.perf_counter()
                     answer = await http.post(url + "/vapi", content=body)
@@ -133,6 +140,7 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=16)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--otlp", type=int, default=0, help="also export this many OTLP calls")
+    ap.add_argument("--rate", type=float, default=0, help="calls/s in total (0: flat out)")
     ap.add_argument("--pad", type=int, default=60, help="turns of padding (60: ~24 KB bodies)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="hotato-serve-bench-") as tmp:
@@ -159,7 +167,7 @@ def main() -> None:
             )
             print(f"server RSS at start {rss_mib(pid):.0f} MiB")
             t0 = time.perf_counter()
-            lat, busy = asyncio.run(drive(srv.url, bodies, args.clients, pid))
+            lat, busy = asyncio.run(drive(srv.url, bodies, args.clients, pid, args.rate))
             took = time.perf_counter() - t0
             lat.sort()
             print(
