@@ -1,0 +1,162 @@
+"""`hotato serve`: grade calls as they end (the receiver is hotato.serve)."""
+
+from __future__ import annotations
+
+import click
+
+from hotato.cli._options import POLICIES
+
+
+def _listen(value: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise click.BadParameter("expected HOST:PORT, e.g. 127.0.0.1:8700", param_hint="--listen")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def _mapping(values: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for value in values:
+        column, sep, path = value.partition("=")
+        if not sep or not column.isidentifier() or not path:
+            raise click.BadParameter(
+                f"{value!r}: expected COLUMN=PATH, e.g. order_id=message.call.metadata.order",
+                param_hint="--var",
+            )
+        out[column] = path
+    return out
+
+
+@click.command("serve")
+@click.option("--assertions", metavar="FILE", help="The assertions every call is graded against.")
+@click.option("--test", metavar="FILE", help="A conversation test (its deterministic assertions).")
+@click.option(
+    "--out",
+    required=True,
+    metavar="RESULTS/",
+    help="The results folder (Parquet, as `fleet grade` writes) and the spool of received calls.",
+)
+@click.option("--pack", "packs", multiple=True, metavar="NAME", help="Merge a bundled pack.")
+@click.option("--state", metavar="SOURCE", help="The system of record (read-only).")
+@click.option("--state-before", metavar="FILE", help="A before snapshot for state_change.")
+@click.option("--inconclusive-policy", type=click.Choice(POLICIES), default=None)
+@click.option(
+    "--listen",
+    default="127.0.0.1:8700",
+    show_default=True,
+    metavar="HOST:PORT",
+    help="Any address but loopback needs --token-env and a vendor secret.",
+)
+@click.option(
+    "--token-env",
+    metavar="NAME",
+    help="Environment variable holding the bearer token for /calls, /v1/traces, the pages "
+    "and /metrics.",
+)
+@click.option("--vapi-secret-env", metavar="NAME", help="Environment variable: Vapi's secret.")
+@click.option("--retell-key-env", metavar="NAME", help="Environment variable: Retell API key.")
+@click.option(
+    "--var",
+    "variables",
+    multiple=True,
+    metavar="COLUMN=PATH",
+    help="${call.COLUMN} from a dotted path in the received body (repeatable).",
+)
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True)
+@click.option(
+    "--max-pending",
+    type=click.IntRange(min=1),
+    default=5000,
+    show_default=True,
+    help="Calls waiting to be graded above which new calls get 503 with Retry-After.",
+)
+@click.option("--max-body-kib", type=click.IntRange(min=1), default=8192, show_default=True)
+@click.option(
+    "--body-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="A client still sending its body after this long gets 408.",
+)
+@click.option(
+    "--call-idle",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="An OTLP call with no span for this long is closed and graded.",
+)
+@click.option("--alert", "alert_url", metavar="URL", help="POST a JSON alert here (Slack format).")
+@click.option("--alert-on", multiple=True, metavar="ID", help="Alert when a call FAILs this id.")
+@click.option(
+    "--alert-rate",
+    type=click.FloatRange(min=0, max=1, min_open=True),
+    default=None,
+    metavar="RATE",
+    help="Alert when an assertion fails this share of the last --alert-window calls.",
+)
+@click.option("--alert-window", type=click.IntRange(min=1), default=100, show_default=True)
+def serve_cmd(
+    assertions: str | None,
+    test: str | None,
+    out: str,
+    packs: tuple[str, ...],
+    state: str | None,
+    state_before: str | None,
+    inconclusive_policy: str | None,
+    listen: str,
+    token_env: str | None,
+    vapi_secret_env: str | None,
+    retell_key_env: str | None,
+    variables: tuple[str, ...],
+    workers: int,
+    batch_size: int,
+    max_pending: int,
+    max_body_kib: int,
+    body_timeout: float,
+    call_idle: float,
+    alert_url: str | None,
+    alert_on: tuple[str, ...],
+    alert_rate: float | None,
+    alert_window: int,
+) -> None:
+    """Receive calls as they end and grade them into --out.
+
+    POST /vapi (end-of-call-report), /retell (call_ended, call_analyzed), /v1/traces (OTLP
+    protobuf or JSON) and /calls (a native call). Every call is on disk before it is
+    acknowledged and is graded once per call id; GET / and /calls/ID show the results,
+    /metrics the Prometheus figures. See docs/serve.md.
+    """
+    from hotato.serve import ServeConfig
+    from hotato.serve.run import serve
+
+    host, port = _listen(listen)
+    serve(
+        ServeConfig(
+            out=out,
+            assertions=assertions,
+            test=test,
+            packs=packs,
+            policy=inconclusive_policy,
+            state=state,
+            state_before=state_before,
+            host=host,
+            port=port,
+            token_env=token_env,
+            vapi_secret_env=vapi_secret_env,
+            retell_key_env=retell_key_env,
+            variables=_mapping(variables),
+            workers=workers,
+            batch_size=batch_size,
+            max_pending=max_pending,
+            max_body=max_body_kib * 1024,
+            body_timeout=body_timeout,
+            call_idle=call_idle,
+            alert_url=alert_url,
+            alert_on=alert_on,
+            alert_rate=alert_rate,
+            alert_window=alert_window,
+        )
+    )

@@ -1,0 +1,120 @@
+"""The spool: every acknowledged call, on disk before its 2xx.
+
+    OUT/spool/calls/<key>   one file per call: a JSON header line, then the body as received
+    OUT/spool/done/<key>    empty; the call's rows are committed to the results store
+    OUT/spool/otlp/<trace>  OTLP spans gathered for a call still in progress (length-prefixed
+                            protobuf frames, the OpenTelemetry file exporter's layout)
+
+A call file is written aside, fsync'd and linked into place: a link that finds a file there is
+a call already received (a vendor's retry), so the same call id is spooled, and graded, once.
+A call is pending while it has a file in calls/ and none in done/; on start every pending call
+is graded. `key` is a digest of the call id, so any id is a safe file name."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+SPOOL = "spool"
+
+
+class Header(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What the grader needs besides the body: where it came from and the call's columns."""
+
+    source: str  # vapi | retell | calls | otlp
+    call_id: str
+    agent: str | None = None
+    started_at: str | None = None
+    variables: dict[str, Any] = {}
+    received: float = 0.0  # wall clock at acknowledgement, for the grading lag
+
+
+@dataclass(frozen=True)
+class Entry:
+    key: str
+    path: Path
+
+
+def key_of(call_id: str) -> str:
+    return hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class Spool:
+    def __init__(self, out: str | os.PathLike[str]) -> None:
+        self.root = Path(out) / SPOOL
+        self.calls = self.root / "calls"
+        self.done = self.root / "done"
+        self.otlp = self.root / "otlp"
+        for folder in (self.calls, self.done, self.otlp):
+            folder.mkdir(parents=True, exist_ok=True)
+
+    def put(self, header: Header, body: bytes) -> Entry | None:
+        """Write the call durably; None when this call id is already spooled."""
+        key = key_of(header.call_id)
+        target = self.calls / key
+        if target.exists():
+            return None
+        tmp = self.calls / f".{key}.{os.urandom(6).hex()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(msgspec.json.encode(header) + b"\n")
+                handle.write(body)
+                handle.flush()
+                os.fsync(handle.fileno())
+            try:
+                os.link(tmp, target)  # atomic: a second arrival of the same id finds it there
+            except FileExistsError:
+                return None
+        finally:
+            tmp.unlink(missing_ok=True)
+        _fsync_dir(self.calls)
+        return Entry(key, target)
+
+    def mark_done(self, keys: list[str]) -> None:
+        for key in keys:
+            (self.done / key).touch()
+        if keys:
+            _fsync_dir(self.done)
+
+    def is_done(self, key: str) -> bool:
+        return (self.done / key).exists()
+
+    def pending(self) -> list[Entry]:
+        """Calls spooled and not yet committed, oldest first."""
+        done = {e.name for e in os.scandir(self.done)}
+        entries = [
+            e for e in os.scandir(self.calls) if not e.name.startswith(".") and e.name not in done
+        ]
+        entries.sort(key=lambda e: e.stat().st_mtime_ns)
+        return [Entry(e.name, Path(e.path)) for e in entries]
+
+    def sweep(self) -> None:
+        """Temporary files a killed process left behind."""
+        for folder in (self.calls, self.otlp):
+            for e in os.scandir(folder):
+                if e.name.startswith(".") and e.name.endswith(".tmp"):
+                    os.unlink(e.path)
+
+    def find(self, call_id: str) -> Path | None:
+        path = self.calls / key_of(call_id)
+        return path if path.exists() else None
+
+
+def read_entry(path: Path) -> tuple[Header, bytes]:
+    data = path.read_bytes()
+    head, _, body = data.partition(b"\n")
+    return msgspec.json.decode(head, type=Header), body
