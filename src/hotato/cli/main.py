@@ -59,6 +59,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "hotato.cli.timing_cmd",
         "timing_group",
         "Score a stereo call recording into turn-taking timing events.",
+    ),
     "serve": (
         "hotato.cli.serve_cmd",
         "serve_cmd",
