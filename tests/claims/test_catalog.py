@@ -615,3 +615,29 @@ def test_a_record_read_out_is_not_a_done_claim(text: str) -> None:
 def test_a_system_refusing_is_a_failure(text: str) -> None:
     claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
     assert "failed" in [c.polarity for c in claims]
+
+
+DEALER = [
+    {"type": "function", "function": {"name": name, "description": text}}
+    for name, text in (
+        ("slot_commit", "Put a vehicle into a service-bay slot. Creates the service appointment."),
+        ("loaner_reserve", "Attach a courtesy loaner vehicle to an appointment."),
+        ("fee_charge", "Charge a fee to the card on file."),
+    )
+]
+
+
+def test_the_one_action_of_the_turn_backs_a_claim_in_other_words() -> None:
+    turns = [
+        ("agent", "Okay, that's an oil change Tuesday the 17th at 9:30 am. Lock that in?"),
+        ("caller", "Yes please."),
+        ("agent", "Done, you're booked for Tuesday the 17th at 9:30 am."),
+    ]
+    slot = {"vehicle_id": "V-4410", "start": "2025-06-17T09:30:00"}
+    spans = [{"at": 2, "name": "slot_commit", "arguments": slot}]
+    catalog = _catalog(DEALER)
+    assert [s for _, s in _grade(turns, spans, catalog)] == [Status.PASS]
+    spans[0]["arguments"] = {**slot, "start": "2025-06-17T10:30:00"}
+    assert [s for _, s in _grade(turns, spans, catalog)] == [Status.FAIL]
+    fee = [{"at": 2, "name": "fee_charge", "arguments": {"amount": 20}}]  # another action
+    assert [s for _, s in _grade(turns, fee, catalog)] == [Status.FAIL]

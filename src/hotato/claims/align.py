@@ -161,6 +161,14 @@ def speaks_of(claim_text: str, tool: Tool) -> bool:
     return bool(terms(claim_text) & (tool.terms - _GENERIC))
 
 
+def speaks_of_other(claim_text: str, tool: Tool) -> bool:
+    """The claim says an action the tool's name does not lead with, while the tool's name
+    leads with one ("added the note" of `fee_charge`)."""
+    verb = _verb(tool.name)
+    said = {stem(w) for w in _WORD.findall(claim_text.lower())} & _ACT_STEMS
+    return verb is not None and bool(said) and verb not in said
+
+
 def only_of(claim_text: str, tool: Tool) -> bool:
     """The claim says the action the tool's name leads with, and no other ("you're moved to
     Monday" of `appointments.reschedule`; not "I've approved the brake job and added the oil

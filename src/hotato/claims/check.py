@@ -27,7 +27,7 @@ from hotato.claims.agree import (
     flat_args,
     fold,
 )
-from hotato.claims.align import align, by_words, may_act, only_of, speaks_of
+from hotato.claims.align import align, by_words, may_act, only_of, speaks_of, speaks_of_other
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace
 from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
@@ -428,14 +428,21 @@ class ClaimGrader:
         of, though no tool of its type ran: a table reserved by `slot_commit`, a difference
         refunded by `modify_pending_order_items`. None when no such call succeeded."""
         start = record.previous_caller_end(self.turns, claim.turn)
-        calls = [
+        free = [
             s
             for s in self._calls_since(start, limit)
             if not record.raised(s)
             and self._acts(s)
             and s.id not in self.ledger.first  # no other claim explains it
-            and speaks_of(claim.text, self._tool(s.name))
+            and self.catalog.mutating(s.name) is not False
         ]
+        calls = [s for s in free if speaks_of(claim.text, self._tool(s.name))]
+        if (
+            not calls
+            and len(free) == 1
+            and not speaks_of_other(claim.text, self._tool(free[0].name))
+        ):
+            calls = free  # the one thing the agent did this turn, reported in other words
         problems: list[dict[str, Any]] = []
         for span in reversed(calls):
             problems = record.denied(ctype, span) + self._disagree(ctype, span, said)
