@@ -18,3 +18,8 @@ class Rule:
     proximity_sec: float = 0.5  # the caller must hold the floor this close to the stop
     premature_tolerance_sec: float = 0.05  # an agent start this far before the caller ends
     level_margin_db: float = 10.0  # speech frames stand this far over the channel's floor
+    edge_margin_db: float = 5.0  # a run that reaches level_margin_db extends over frames this loud
+    fragment_sec: float = 0.10  # a shorter caller run is a word's tail, or a click
+    fragment_join_sec: float = 0.30  # ... a tail when it starts this close after a run
+    stand_out_db: float = 11.0  # a caller run stands this far over the quiet around it
+    surround_sec: float = 1.5  # the quiet around a run: non-speech frames this far each side
