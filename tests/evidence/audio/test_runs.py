@@ -79,3 +79,12 @@ def test_a_swell_of_the_background_is_not_an_onset(tmp_path: Path) -> None:
     assert abs(ev["onset_sec"] - 1.0) <= 0.06
     without = _events(path, stand_out_db=0.0)
     assert [round(e["onset_sec"]) for e in without] == [1, 4]
+
+
+def test_a_weak_first_syllable_the_detector_missed_starts_the_onset(tmp_path: Path) -> None:
+    # 0.08 s far under the word that follows it (a breathy start), then the word at 1.08 s
+    path = _clip(tmp_path / "start.wav", [(1.0, 1.08, -30.0), (1.08, 2.0, 0.0)])
+    (ev,) = _events(path)
+    assert abs(ev["onset_sec"] - 1.0) <= 0.03
+    (without,) = _events(path, onset_backtrack_sec=0.0)
+    assert without["onset_sec"] >= 1.05

@@ -23,3 +23,4 @@ class Rule:
     fragment_join_sec: float = 0.30  # ... a tail when it starts this close after a run
     stand_out_db: float = 11.0  # a caller run stands this far over the quiet around it
     surround_sec: float = 1.5  # the quiet around a run: non-speech frames this far each side
+    onset_backtrack_sec: float = 0.10  # a caller run starts this far earlier over sound before it

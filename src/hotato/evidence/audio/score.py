@@ -19,7 +19,13 @@ from hotato.evidence.audio.figures import whole_call
 from hotato.evidence.audio.layouts import LAYOUTS, Layout
 from hotato.evidence.audio.rule import Rule
 from hotato.evidence.audio.standout import stand_out
-from hotato.evidence.audio.tracks import Runs, absorb_fragments, speech_runs, with_edges
+from hotato.evidence.audio.tracks import (
+    Runs,
+    absorb_fragments,
+    backtrack,
+    speech_runs,
+    with_edges,
+)
 from hotato.model.errors import UsageError
 
 if TYPE_CHECKING:
@@ -76,9 +82,12 @@ def _raw(rec: Recording, channel: int, level: vad.Energy, opts: Options) -> np.n
     return out
 
 
-def _caller_runs(raw: np.ndarray, db: np.ndarray, hop: float, rule: Rule) -> Runs:
+def _caller_runs(
+    raw: np.ndarray, db: np.ndarray, sound: np.ndarray, hop: float, rule: Rule
+) -> Runs:
     """The caller's speech runs: the detector's runs bridged, a short fragment joined to the
-    run it trails (or dropped), and runs that do not stand out of the noise around them dropped."""
+    run it trails (or dropped), runs that do not stand out of the noise around them dropped,
+    and each start moved back over the `sound` just before it (a weak first syllable)."""
     runs = speech_runs(
         raw,
         bridge_frames=round(rule.bridge_sec / hop),
@@ -87,7 +96,8 @@ def _caller_runs(raw: np.ndarray, db: np.ndarray, hop: float, rule: Rule) -> Run
     runs = absorb_fragments(
         runs, round(rule.fragment_sec / hop), round(rule.fragment_join_sec / hop)
     )
-    return stand_out(runs, db, rule.stand_out_db, round(rule.surround_sec / hop))
+    runs = stand_out(runs, db, rule.stand_out_db, round(rule.surround_sec / hop))
+    return backtrack(runs, sound, round(rule.onset_backtrack_sec / hop))
 
 
 def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -> dict[str, Any]:
@@ -134,11 +144,14 @@ def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -
     if opts.compat is not None:
         return _compat_document(recording, caller_raw, agent_raw, hop, opts)
     found = echo.estimate(caller_lv.db[:n], agent_lv.db[:n], agent_raw, caller_x, agent_x, rec.rate)
-    caller_raw = caller_raw & echo.mask(caller_lv.db[:n], agent_lv.db[:n], found)
+    not_echo = echo.mask(caller_lv.db[:n], agent_lv.db[:n], found)
+    caller_raw = caller_raw & not_echo
+    # frames standing over the floor, echo aside: where a word's weak start may sit
+    sound = (caller_lv.db[:n] >= caller_lv.floor_db + opts.rule.level_margin_db) & not_echo
     rule = opts.rule
     bridge = round(rule.bridge_sec / hop)
     tl = Timeline(
-        _caller_runs(caller_raw, caller_lv.db[:n], hop, rule),
+        _caller_runs(caller_raw, caller_lv.db[:n], sound, hop, rule),
         speech_runs(
             agent_raw, bridge_frames=bridge, min_frames=max(1, round(rule.agent_min_run_sec / hop))
         ),

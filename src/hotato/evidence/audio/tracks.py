@@ -59,6 +59,18 @@ def absorb_fragments(runs: Runs, shortest: int, join_gap: int) -> Runs:
     return out
 
 
+def backtrack(runs: Runs, sound: np.ndarray, most: int) -> Runs:
+    """Each run's start moved back over at most `most` frames of `sound` just before it (a
+    weak first syllable the detector missed), never into the run before."""
+    out: Runs = []
+    for s, e in runs:
+        k, stop = s, max(out[-1][1] if out else 0, s - most)
+        while k > stop and sound[k - 1]:
+            k -= 1
+        out.append((k, e))
+    return out
+
+
 def speech_runs(active: np.ndarray, *, bridge_frames: int, min_frames: int) -> Runs:
     """Runs of speech: short blips dropped first, then the gaps between words bridged."""
     return bridge(drop_short(runs_of(active), min_frames), bridge_frames)
