@@ -88,3 +88,24 @@ def test_a_weak_first_syllable_the_detector_missed_starts_the_onset(tmp_path: Pa
     assert abs(ev["onset_sec"] - 1.0) <= 0.03
     (without,) = _events(path, onset_backtrack_sec=0.0)
     assert without["onset_sec"] >= 1.05
+
+
+def test_a_click_of_the_agent_inside_its_quiet_does_not_end_the_quiet(tmp_path: Path) -> None:
+    # the agent stops at 1.3 s for a caller at 1.0 s; a 0.1 s sound at 1.9 s (a breath, a
+    # TTS lead-in), then it resumes at 2.7 s: 1.4 s of quiet around one click is a stop
+    n = int(SECONDS * RATE)
+    out = np.zeros((n, 2))
+    for ch, (s, e), f0, seed in (
+        (0, (1.0, 1.6), 210.0, 0),
+        (1, (0.2, 1.3), 120.0, 1),
+        (1, (1.9, 2.0), 120.0, 2),
+        (1, (2.7, 4.5), 120.0, 3),
+    ):
+        a, b = int(s * RATE), int(e * RATE)
+        out[a:b, ch] = voice((b - a) / RATE, f0, seed=seed)
+    sf.write(tmp_path / "click.wav", out, RATE, subtype="PCM_16")
+    (ev,) = _events(tmp_path / "click.wav")
+    assert ev["verdict"]["did_yield"] is True
+    assert abs(ev["measurements"]["agent_stop_sec"] - 1.3) <= 0.06
+    (without,) = _events(tmp_path / "click.wav", agent_min_run_sec=0.05)
+    assert without["verdict"]["did_yield"] is False

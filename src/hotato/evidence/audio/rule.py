@@ -11,7 +11,7 @@ from dataclasses import dataclass
 class Rule:
     bridge_sec: float = 0.15  # a pause up to this long stays inside one run of speech
     min_run_sec: float = 0.05  # a shorter burst of caller activity is not speech
-    agent_min_run_sec: float = 0.10  # a shorter agent sound (a click, a breath) ends no quiet
+    agent_min_run_sec: float = 0.12  # a shorter agent sound (a click, a breath) ends no quiet
     lookback_sec: float = 0.10  # the agent was talking at an onset if active this close before
     search_sec: float = 3.0  # a stop is looked for this long after the caller's onset
     stop_quiet_sec: float = 1.0  # sustained quiet: a pause between sentences is shorter
