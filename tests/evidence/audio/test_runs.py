@@ -109,3 +109,24 @@ def test_a_click_of_the_agent_inside_its_quiet_does_not_end_the_quiet(tmp_path: 
     assert abs(ev["measurements"]["agent_stop_sec"] - 1.3) <= 0.06
     (without,) = _events(tmp_path / "click.wav", agent_min_run_sec=0.05)
     assert without["verdict"]["did_yield"] is False
+
+
+def test_speech_rising_out_of_a_steady_background_taken_for_speech_is_an_onset(
+    tmp_path: Path,
+) -> None:
+    # a steady murmur the detector takes for speech from 0 to 4 s, the caller over it at 1.5 s
+    n = int(SECONDS * RATE)
+    out = np.zeros((n, 2))
+    for ch, (s, e), f0, gain_db, seed in (
+        (0, (0.0, 4.0), 150.0, -8.0, 5),
+        (0, (1.5, 2.5), 210.0, 6.0, 0),
+        (1, (0.2, 1.8), 120.0, 0.0, 1),
+        (1, (3.0, 5.0), 120.0, 0.0, 2),
+    ):
+        a, b = int(s * RATE), int(e * RATE)
+        out[a:b, ch] += 10 ** (gain_db / 20) * voice((b - a) / RATE, f0, seed=seed)
+    sf.write(tmp_path / "rise.wav", out, RATE, subtype="PCM_16")
+    onsets = [e["onset_sec"] for e in _events(tmp_path / "rise.wav")]
+    assert any(abs(o - 1.5) <= 0.06 for o in onsets)
+    without = [e["onset_sec"] for e in _events(tmp_path / "rise.wav", rise_db=99.0)]
+    assert not any(abs(o - 1.5) <= 0.1 for o in without)

@@ -24,3 +24,7 @@ class Rule:
     stand_out_db: float = 11.0  # a caller run stands this far over the quiet around it
     surround_sec: float = 1.5  # the quiet around a run: non-speech frames this far each side
     onset_backtrack_sec: float = 0.10  # a caller run starts this far earlier over sound before it
+    rise_db: float = 12.0  # inside a caller run, a rise this sharp out of a steady stretch...
+    rise_steady_sec: float = 0.5  # ... this long (its 90th and 10th percentile levels within
+    rise_flat_db: float = 8.0  # this many dB), over the median of the next
+    rise_ahead_sec: float = 0.2  # this long, starts a new run (an onset out of the noise)

@@ -17,6 +17,7 @@ from hotato.evidence.audio.document import (
 from hotato.evidence.audio.events import Timeline
 from hotato.evidence.audio.figures import whole_call
 from hotato.evidence.audio.layouts import LAYOUTS, Layout
+from hotato.evidence.audio.rises import split_at_rises
 from hotato.evidence.audio.rule import Rule
 from hotato.evidence.audio.standout import stand_out
 from hotato.evidence.audio.tracks import (
@@ -87,7 +88,8 @@ def _caller_runs(
 ) -> Runs:
     """The caller's speech runs: the detector's runs bridged, a short fragment joined to the
     run it trails (or dropped), runs that do not stand out of the noise around them dropped,
-    and each start moved back over the `sound` just before it (a weak first syllable)."""
+    each start moved back over the `sound` just before it (a weak first syllable), and a run
+    split where speech rises out of a steady background the detector took for speech."""
     runs = speech_runs(
         raw,
         bridge_frames=round(rule.bridge_sec / hop),
@@ -97,7 +99,15 @@ def _caller_runs(
         runs, round(rule.fragment_sec / hop), round(rule.fragment_join_sec / hop)
     )
     runs = stand_out(runs, db, rule.stand_out_db, round(rule.surround_sec / hop))
-    return backtrack(runs, sound, round(rule.onset_backtrack_sec / hop))
+    runs = backtrack(runs, sound, round(rule.onset_backtrack_sec / hop))
+    return split_at_rises(
+        runs,
+        db,
+        rule.rise_db,
+        round(rule.rise_steady_sec / hop),
+        rule.rise_flat_db,
+        round(rule.rise_ahead_sec / hop),
+    )
 
 
 def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -> dict[str, Any]:
