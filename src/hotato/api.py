@@ -63,13 +63,15 @@ def grade(
     require_signed_trace: bool = False,
     timing: PathLike | None = None,
     audio: PathLike | None = None,
+    audio_layout: str = "caller-left",
 ) -> AssertionsResult:
     """Grade one call against an assertions file, as `hotato assert run` does.
 
     Evidence left as None is not supplied, and the checks that need it are INCONCLUSIVE (with
     that cause). `timing`: a measured-timing file for latency `field` and outcome
     `field_present` checks; `audio`: the call's stereo recording, scored into timing
-    when no `timing` is given (needs hotato[audio]). To grade many calls against one file,
+    when no `timing` is given (needs hotato[audio]), its channels read by `audio_layout`
+    (as `hotato timing score --layout`). To grade many calls against one file,
     keep a `Grader` instead."""
     from hotato.runs.assertions import grade_assertions
 
@@ -86,6 +88,7 @@ def grade(
         inconclusive_policy=inconclusive_policy,
         timing=timing,
         audio=audio,
+        audio_layout=audio_layout,
     )
 
 
@@ -122,6 +125,7 @@ def run_test(
     state: StateInput | None = None,
     state_before: PathLike | None = None,
     audio: PathLike | None = None,
+    audio_layout: str = "caller-left",
     timing: PathLike | None = None,
     out: PathLike | None = None,
     inconclusive_policy: str | None = None,
@@ -154,6 +158,7 @@ def run_test(
         state=state,
         state_before=state_before,
         audio=audio,
+        audio_layout=audio_layout,
         timing=timing,
         out=out,
         inconclusive_policy=inconclusive_policy,

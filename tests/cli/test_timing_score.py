@@ -126,3 +126,50 @@ def test_a_recording_that_is_not_audio_makes_the_timing_checks_inconclusive(
         assert (
             "the recording could not be scored: the recording could not be decoded" in (r["reason"])
         )
+
+
+def _agent_left(tmp_path: Path) -> Path:
+    data, _ = sf.read(clip(tmp_path / "s.wav", **BARGE_IN), always_2d=True)
+    sf.write(tmp_path / "call.wav", data[:, ::-1], RATE)
+    return tmp_path / "call.wav"
+
+
+def test_assert_run_reads_the_audio_by_its_layout(tmp_path: Path) -> None:
+    _agent_left(tmp_path)
+    (tmp_path / "a.yaml").write_text(ASSERTIONS)
+    run = ("assert", "run", "--assertions", "a.yaml", "--audio", "call.wav", "--format", "json")
+    read_as_caller_left = hotato(*run, cwd=tmp_path)
+    assert read_as_caller_left.code == 1
+    ran = hotato(*run, "--layout", "agent-left", cwd=tmp_path)
+    assert ran.code == 0, ran.out + ran.err
+    results = {r["id"]: r["status"] for r in json.loads(ran.out)["results"]}
+    assert results == {"stopped": "PASS", "answered-in-time": "PASS"}
+    bad = hotato(*run, "--layout", "sideways", cwd=tmp_path)
+    assert bad.code == 2
+    assert "Invalid value for '--layout': 'sideways' is not one of" in bad.err
+
+
+def test_test_run_scores_and_binds_the_audio_by_its_layout(tmp_path: Path) -> None:
+    _agent_left(tmp_path)
+    test = {
+        "id": "barge-in",
+        "version": 1,
+        "kind": "hotato.conversation-test",
+        "agent": "support-bot",
+        "assertions": {"deterministic": [
+            {"id": "stopped", "kind": "outcome",
+             "all_of": [{"field_present": "verdict.seconds_to_yield"}]},
+        ]},
+    }  # fmt: skip
+    (tmp_path / "t.json").write_text(json.dumps(test))
+    ran = hotato(
+        "test", "run", "t.json", "--agent", "support-bot", "--audio", "call.wav",
+        "--layout", "livekit", "--out", "art",
+        "--created-at", "2026-01-01T00:00:00Z", "--format", "json",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert ran.code == 0, ran.out + ran.err
+    bound = json.loads((tmp_path / "art" / "timing.json").read_text())
+    assert bound["recording"]["layout"] == "livekit"
+    assert bound["recording"]["caller_channel"] == 1
+    assert bound["events"][0]["verdict"]["did_yield"] is True

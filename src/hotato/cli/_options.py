@@ -13,6 +13,11 @@ if TYPE_CHECKING:
     from hotato.model.registry import Registry
 
 POLICIES = ["report", "fail", "refuse"]
+LAYOUTS = ["caller-left", "agent-left", "vapi", "retell", "twilio", "livekit", "pipecat"]
+_LAYOUT_HELP = (
+    "Which channel is whom: caller-left / agent-left, or the recording's source "
+    "(vapi, retell, pipecat and twilio: caller left; livekit: agent left)"
+)
 
 _TIMING_HELP = (
     "Measured timing of the call (a JSON object, or a list of events) for latency "
@@ -23,6 +28,20 @@ _TIMING_HELP = (
 def timing_option(more: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """--timing FILE, wherever a command grades timing checks; `more` adds to its help."""
     return click.option("--timing", metavar="FILE", help=_TIMING_HELP + (more or "."))
+
+
+def layout_option(
+    dest: str = "layout", more: str = "."
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--layout, wherever a stereo recording is scored; `more` adds to its help."""
+    return click.option(
+        "--layout",
+        dest,
+        type=click.Choice(LAYOUTS),
+        default="caller-left",
+        show_default=True,
+        help=_LAYOUT_HELP + more,
+    )
 
 
 class RegistryChoice(click.Choice):

@@ -8,6 +8,7 @@ import click
 
 from hotato.cli._options import (
     evidence_options,
+    layout_option,
     report_format_option,
     timing_option,
     trace_format_option,
@@ -40,9 +41,10 @@ def assert_group() -> None:
 @click.option(
     "--audio",
     metavar="FILE",
-    help="The call's stereo recording: scored into timing (as `hotato timing score` does, "
-    "caller left) when no --timing is given. Needs hotato[audio].",
+    help="The call's stereo recording: scored into timing (as `hotato timing score` does) "
+    "when no --timing is given. Needs hotato[audio].",
 )
+@layout_option("audio_layout", " (of --audio).")
 @report_format_option(
     "Output format. html: one self-contained page (what was said beside what was done); "
     "markdown: a compact table for a pull-request comment, failing checks first."
@@ -61,6 +63,7 @@ def run_cmd(
     inconclusive_policy: str | None,
     timing: str | None,
     audio: str | None,
+    audio_layout: str,
     fmt: str,
     html_path: str | None,
 ) -> None:
@@ -98,6 +101,7 @@ def run_cmd(
         keep_evidence=True,
         timing=timing,
         audio=audio,
+        audio_layout=audio_layout,
     )
     from hotato.cli.renderers import CallView, render_call
 

@@ -7,7 +7,12 @@ from typing import Any
 
 import click
 
-from hotato.cli._options import evidence_options, report_format_option, timing_option
+from hotato.cli._options import (
+    evidence_options,
+    layout_option,
+    report_format_option,
+    timing_option,
+)
 from hotato.cli._run import Exit
 
 
@@ -25,6 +30,7 @@ def conversation_tests_group() -> None:
 @click.option(
     "--audio", metavar="FILE", help="The call's recording, bound into the artifact by digest."
 )
+@layout_option("audio_layout", " (of --audio, when it is scored into timing).")
 @timing_option("; bound into the artifact. In --trials folders: each call's timing.json.")
 @click.option(
     "--out",

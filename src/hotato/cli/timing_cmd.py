@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-LAYOUTS = ["caller-left", "agent-left", "vapi", "retell", "twilio", "livekit", "pipecat"]
+from hotato.cli._options import layout_option
+
 VADS = ["webrtc", "energy", "silero"]
 
 
@@ -15,14 +16,7 @@ def timing_group() -> None:
 
 @timing_group.command("score")
 @click.argument("call", metavar="CALL")
-@click.option(
-    "--layout",
-    type=click.Choice(LAYOUTS),
-    default="caller-left",
-    show_default=True,
-    help="Which channel is whom: caller-left / agent-left, or the recording's source "
-    "(vapi, retell, pipecat and twilio: caller left; livekit: agent left).",
-)
+@layout_option()
 @click.option(
     "--vad",
     type=click.Choice(VADS),

@@ -49,6 +49,7 @@ def bind(
     state_doc: StateEvidence | None,
     signer: Signer | None = None,
     page: bytes | None = None,
+    audio_layout: str = "caller-left",
 ) -> dict[str, Any]:
     children = [Child("assertions", "assertions.json", data=encode(document))]
     if page is not None:  # the report page, bound and verified like every other child
@@ -68,7 +69,8 @@ def bind(
     elif files.audio:
         from hotato.runs.timing import bound_timing
 
-        made = bound_timing(files.audio)  # the timing scored from the recording, when it was
+        # the timing scored from the recording, when it was
+        made = bound_timing(files.audio, audio_layout)
         if made is not None:
             children.append(Child("timing", "timing.json", data=made.to_json()))
 

@@ -25,6 +25,7 @@ def grade_assertions(
     keep_evidence: bool = False,
     timing: PathLike | None = None,
     audio: PathLike | None = None,
+    audio_layout: str = "caller-left",
 ) -> AssertionsResult:
     """Load (when given a path), merge packs, check the plan, authenticate the trace when asked,
     read the evidence and grade. Raises InputError for anything refused."""
@@ -44,4 +45,5 @@ def grade_assertions(
             keep_evidence=keep_evidence,
             timing=timing,
             audio=audio,
+            audio_layout=audio_layout,
         )

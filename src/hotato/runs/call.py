@@ -64,7 +64,7 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Con
         from hotato.runs.timing import reads_timing, recorded_timing
 
         if reads_timing(test.deterministic):
-            sources.timing = recorded_timing(files.audio).events
+            sources.timing = recorded_timing(files.audio, req.evidence.audio_layout).events
     run = run_test(
         test,
         sources,
@@ -153,6 +153,7 @@ def write_artifact(
         doc.state_evidence,
         signer,
         page,
+        req.evidence.audio_layout,
     )
     # signed inside the staging folder, before the swap
     signature = str(Path(out) / SIGNATURE) if req.output.sign_key is not None else None

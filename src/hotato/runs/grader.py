@@ -82,6 +82,7 @@ class Grader:
         keep_evidence: bool = False,
         timing: PathLike | None = None,
         audio: PathLike | None = None,
+        audio_layout: str = "caller-left",
     ) -> AssertionsResult:
         """Grade one call. Evidence left as None is not supplied: its checks are INCONCLUSIVE.
         `state` here replaces the grader's own for this call only; so do `assertions` (the
@@ -89,7 +90,8 @@ class Grader:
         `keep_evidence` keeps the call's loaded evidence on the result (for the report page);
         a batch leaves it off so a graded call's trace is not held in memory.
         `timing`: a timing file (see hotato.evidence.timing). `audio`: the call's stereo
-        recording, scored into timing when no `timing` is given (see hotato.runs.timing)."""
+        recording, scored into timing when no `timing` is given (see hotato.runs.timing), its
+        channels read by `audio_layout` (as `hotato timing score --layout`)."""
         trace_path = None
         if isinstance(trace, Trace):
             if self.trace_keys or self.require_signed_trace:
@@ -119,7 +121,7 @@ class Grader:
             if not os.path.isfile(os.fspath(audio)):
                 raise InputError.one("audio file does not exist", file=os.fspath(audio))
             if reads_timing(aset.specs):
-                sources.timing = recorded_timing(audio).events
+                sources.timing = recorded_timing(audio, audio_layout).events
         outcome = run(aset, sources, self.inconclusive_policy)
         return AssertionsResult(outcome, auth, sources if keep_evidence else None)
 

@@ -23,6 +23,7 @@ class RunEvidence:
     state: StateInput | None = None
     state_before: str | None = None
     audio: str | None = None
+    audio_layout: str = "caller-left"  # which channel of `audio` is whom (timing score --layout)
     timing: str | None = None  # measured timing for latency `field` and outcome `field_present`
     trials: str | tuple[Call, ...] | None = None
     labels: str | None = None

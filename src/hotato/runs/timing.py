@@ -67,42 +67,43 @@ def reads_timing(specs: Iterable[Spec]) -> bool:
     return any(Source.TIMING in REGISTRY[str(s.__struct_config__.tag)].sources(s) for s in specs)
 
 
-def recorded_timing(audio: PathLike) -> TimingScore:
-    """The timing of a call's recording, for grading: scored once per file (the artifact binds
-    the same document); a recording that cannot be decoded or scored, or a missing audio
-    extra, is an unscorable document with the reason, so its timing checks are INCONCLUSIVE."""
-    key = _key(audio)
+def recorded_timing(audio: PathLike, layout: str = "caller-left") -> TimingScore:
+    """The timing of a call's recording, for grading: scored once per file and layout (the
+    artifact binds the same document); a recording that cannot be decoded or scored, or a
+    missing audio extra, is an unscorable document with the reason, so its timing checks are
+    INCONCLUSIVE. `layout`: which channel is whom, as `hotato timing score --layout`."""
+    key = _key(audio, layout)
     if key not in _MADE:
         while len(_MADE) >= _KEEP:
             _MADE.pop(next(iter(_MADE)))  # the oldest: its call was graded and bound already
-        _MADE[key] = _score(key[0])
+        _MADE[key] = _score(key[0], layout)
     return _MADE[key]
 
 
-def bound_timing(audio: PathLike) -> TimingScore | None:
+def bound_timing(audio: PathLike, layout: str = "caller-left") -> TimingScore | None:
     """The timing document made from `audio` by `recorded_timing` in this process (to bind
     into the artifact), or None when the recording was not scored."""
     try:
-        return _MADE.get(_key(audio))
+        return _MADE.get(_key(audio, layout))
     except OSError:
         return None
 
 
 _KEEP = 64
-_MADE: dict[tuple[str, int, int], TimingScore] = {}
+_MADE: dict[tuple[str, int, int, str], TimingScore] = {}
 
 
-def _key(audio: PathLike) -> tuple[str, int, int]:
+def _key(audio: PathLike, layout: str) -> tuple[str, int, int, str]:
     path = os.path.abspath(os.fspath(audio))
     st = os.stat(path)
-    return path, st.st_size, st.st_mtime_ns
+    return path, st.st_size, st.st_mtime_ns, layout
 
 
-def _score(path: str) -> TimingScore:
+def _score(path: str, layout: str) -> TimingScore:
     from hotato.evidence.audio.document import envelope, unscorable_event
 
     try:
-        return score_timing(path)
+        return score_timing(path, layout=layout)
     except InputError as exc:  # UsageError too: the audio extra is not installed
         reason = "; ".join(p.message for p in exc.problems)
         recording = {"file": os.path.basename(path)}

@@ -11,10 +11,20 @@ from dataclasses import dataclass
 class Rule:
     bridge_sec: float = 0.15  # a pause up to this long stays inside one run of speech
     min_run_sec: float = 0.05  # a shorter burst of caller activity is not speech
-    agent_min_run_sec: float = 0.10  # a shorter agent sound (a click, a breath) ends no quiet
+    agent_min_run_sec: float = 0.12  # a shorter agent sound (a click, a breath) ends no quiet
     lookback_sec: float = 0.10  # the agent was talking at an onset if active this close before
     search_sec: float = 3.0  # a stop is looked for this long after the caller's onset
     stop_quiet_sec: float = 1.0  # sustained quiet: a pause between sentences is shorter
     proximity_sec: float = 0.5  # the caller must hold the floor this close to the stop
     premature_tolerance_sec: float = 0.05  # an agent start this far before the caller ends
     level_margin_db: float = 10.0  # speech frames stand this far over the channel's floor
+    edge_margin_db: float = 5.0  # a run that reaches level_margin_db extends over frames this loud
+    fragment_sec: float = 0.10  # a shorter caller run is a word's tail, or a click
+    fragment_join_sec: float = 0.30  # ... a tail when it starts this close after a run
+    stand_out_db: float = 11.0  # a caller run stands this far over the quiet around it
+    surround_sec: float = 1.5  # the quiet around a run: non-speech frames this far each side
+    onset_backtrack_sec: float = 0.10  # a caller run starts this far earlier over sound before it
+    rise_db: float = 12.0  # inside a caller run, a rise this sharp out of a steady stretch...
+    rise_steady_sec: float = 0.5  # ... this long (its 90th and 10th percentile levels within
+    rise_flat_db: float = 8.0  # this many dB), over the median of the next
+    rise_ahead_sec: float = 0.2  # this long, starts a new run (an onset out of the noise)

@@ -17,8 +17,16 @@ from hotato.evidence.audio.document import (
 from hotato.evidence.audio.events import Timeline
 from hotato.evidence.audio.figures import whole_call
 from hotato.evidence.audio.layouts import LAYOUTS, Layout
+from hotato.evidence.audio.rises import split_at_rises
 from hotato.evidence.audio.rule import Rule
-from hotato.evidence.audio.tracks import speech_runs
+from hotato.evidence.audio.standout import stand_out
+from hotato.evidence.audio.tracks import (
+    Runs,
+    absorb_fragments,
+    backtrack,
+    speech_runs,
+    with_edges,
+)
 from hotato.model.errors import UsageError
 
 if TYPE_CHECKING:
@@ -58,18 +66,48 @@ def _check(opts: Options) -> Layout:
 
 def _raw(rec: Recording, channel: int, level: vad.Energy, opts: Options) -> np.ndarray:
     """Per-frame speech decision of one channel: the detector's, on frames that stand
-    `level_margin_db` over the channel's floor."""
+    `level_margin_db` over the channel's floor, each such run extended over the detector's
+    frames that stand `edge_margin_db` over it (a word's weak start and end under noise)."""
     if opts.vad == "energy" or opts.compat is not None:
         out: np.ndarray = level.db >= level.threshold_db
         return out
     n = len(level.db)
+    edge = level.db >= level.floor_db + min(opts.rule.edge_margin_db, opts.rule.level_margin_db)
     loud = level.db >= level.floor_db + opts.rule.level_margin_db
     if opts.vad == "webrtc":
-        det = vad.webrtc_active(rec, channel, where=loud)
+        det = vad.webrtc_active(rec, channel, where=edge)
     else:
         det = vad.silero_active(rec, channel)
-    out = det[:n] & loud
+    det = det[:n]
+    out = with_edges(det & loud, det & edge)
     return out
+
+
+def _caller_runs(
+    raw: np.ndarray, db: np.ndarray, sound: np.ndarray, hop: float, rule: Rule
+) -> Runs:
+    """The caller's speech runs: the detector's runs bridged, a short fragment joined to the
+    run it trails (or dropped), runs that do not stand out of the noise around them dropped,
+    each start moved back over the `sound` just before it (a weak first syllable), and a run
+    split where speech rises out of a steady background the detector took for speech."""
+    runs = speech_runs(
+        raw,
+        bridge_frames=round(rule.bridge_sec / hop),
+        min_frames=max(1, round(rule.min_run_sec / hop)),
+    )
+    runs = absorb_fragments(
+        runs, round(rule.fragment_sec / hop), round(rule.fragment_join_sec / hop)
+    )
+    runs = stand_out(runs, db, rule.stand_out_db, round(rule.surround_sec / hop))
+    runs = backtrack(runs, sound, round(rule.onset_backtrack_sec / hop))
+    return split_at_rises(
+        runs,
+        db,
+        rule.rise_db,
+        round(rule.rise_steady_sec / hop),
+        rule.rise_flat_db,
+        round(rule.rise_ahead_sec / hop),
+    )
 
 
 def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -> dict[str, Any]:
@@ -116,12 +154,14 @@ def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -
     if opts.compat is not None:
         return _compat_document(recording, caller_raw, agent_raw, hop, opts)
     found = echo.estimate(caller_lv.db[:n], agent_lv.db[:n], agent_raw, caller_x, agent_x, rec.rate)
-    caller_raw = caller_raw & echo.mask(caller_lv.db[:n], agent_lv.db[:n], found)
+    not_echo = echo.mask(caller_lv.db[:n], agent_lv.db[:n], found)
+    caller_raw = caller_raw & not_echo
+    # frames standing over the floor, echo aside: where a word's weak start may sit
+    sound = (caller_lv.db[:n] >= caller_lv.floor_db + opts.rule.level_margin_db) & not_echo
     rule = opts.rule
     bridge = round(rule.bridge_sec / hop)
-    shortest = max(1, round(rule.min_run_sec / hop))
     tl = Timeline(
-        speech_runs(caller_raw, bridge_frames=bridge, min_frames=shortest),
+        _caller_runs(caller_raw, caller_lv.db[:n], sound, hop, rule),
         speech_runs(
             agent_raw, bridge_frames=bridge, min_frames=max(1, round(rule.agent_min_run_sec / hop))
         ),

@@ -36,6 +36,41 @@ def drop_short(runs: Runs, min_len: int) -> Runs:
     return [(s, e) for s, e in runs if e - s >= min_len]
 
 
+def with_edges(core: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Hysteresis: the runs of `edges` (a lower bar) that hold at least one `core` frame (the
+    higher bar), whole; `core` frames are a subset of `edges` frames."""
+    np_ = need("numpy")
+    out = np_.zeros(len(edges), dtype=bool)
+    for s, e in runs_of(edges):
+        if core[s:e].any():
+            out[s:e] = True
+    return out
+
+
+def absorb_fragments(runs: Runs, shortest: int, join_gap: int) -> Runs:
+    """Runs shorter than `shortest` frames: joined to the run before when they start at most
+    `join_gap` frames after it (the weak tail of a word), else dropped (a click)."""
+    out: Runs = []
+    for s, e in runs:
+        if e - s >= shortest:
+            out.append((s, e))
+        elif out and s - out[-1][1] <= join_gap:
+            out[-1] = (out[-1][0], e)
+    return out
+
+
+def backtrack(runs: Runs, sound: np.ndarray, most: int) -> Runs:
+    """Each run's start moved back over at most `most` frames of `sound` just before it (a
+    weak first syllable the detector missed), never into the run before."""
+    out: Runs = []
+    for s, e in runs:
+        k, stop = s, max(out[-1][1] if out else 0, s - most)
+        while k > stop and sound[k - 1]:
+            k -= 1
+        out.append((k, e))
+    return out
+
+
 def speech_runs(active: np.ndarray, *, bridge_frames: int, min_frames: int) -> Runs:
     """Runs of speech: short blips dropped first, then the gaps between words bridged."""
     return bridge(drop_short(runs_of(active), min_frames), bridge_frames)
