@@ -216,7 +216,7 @@ def _quote(text: str) -> str:
 
 
 def summarize(results: str, by: str | None = None, con: Any = None) -> Summary:
-    from hotato.conversation.reliability import wilson
+    from hotato.runs.fleet import wilson
 
     if by not in (None, *GROUPS):
         raise InputError.one(f"--by {by!r}: choose one of {', '.join(GROUPS)}")

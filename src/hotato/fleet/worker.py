@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from hotato.engine.loader import AssertionSet
 from hotato.fleet.files import Limits
 from hotato.fleet.manifest import CallRow
 from hotato.model.errors import InputError
+from hotato.runs.fleet import AssertionSet, decode_assertions
+from hotato.runs.fleet import assertions_digest as assertions_digest  # the job's key, for serve
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -69,36 +70,7 @@ class BatchOut:
 
 def decode_job(job: Job) -> AssertionSet:
     """The job's assertions, as `assert run` or `test run` would read the file."""
-    from hotato._documents import parse_document
-
-    is_json = job.name.endswith(".json")
-    if job.kind == "test":
-        from hotato.conversation.testfile import decode_test
-
-        test = decode_test(parse_document(job.text, job.name, "conversation test", is_json))
-        aset = AssertionSet(
-            list(test.deterministic),
-            test.policy,
-            job.name,
-            {s.id: job.name for s in test.deterministic},
-        )
-    else:
-        from hotato.engine.loader import decode_assertion_document
-
-        aset = decode_assertion_document(
-            parse_document(job.text, job.name, "assertions file", is_json)
-        )
-    from hotato.engine.packs import merge_packs
-
-    aset = merge_packs(aset, list(job.packs))
-    _ = aset.order  # cycles, unknown ids: refused before any call (and planned once)
-    return aset
-
-
-def assertions_digest(aset: AssertionSet) -> str:
-    return hashlib.sha256(
-        msgspec.json.encode([aset.policy, [msgspec.to_builtins(s) for s in aset.specs]])
-    ).hexdigest()
+    return decode_assertions(job.kind, job.name, job.text, job.packs)
 
 
 # One per job for the worker's life: its state connection stays open between batches.
@@ -108,12 +80,10 @@ _GRADERS: dict[Job, tuple[Grader, Binder]] = {}
 def _grader(job: Job) -> tuple[Grader, Binder]:
     if job not in _GRADERS:
         from hotato.fleet.variables import Binder
-        from hotato.runs.grader import Grader
+        from hotato.runs.fleet import grader_for
 
         aset = decode_job(job)
-        grader = Grader(
-            aset, state=job.state, state_before=job.state_before, inconclusive_policy=job.policy
-        )
+        grader = grader_for(aset, job.state, job.state_before, job.policy)
         _GRADERS[job] = (grader, Binder(aset, list(job.used)))
     return _GRADERS[job]
 
