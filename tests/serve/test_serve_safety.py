@@ -119,6 +119,7 @@ def test_vapi_verification(tmp_path: Path, assertions: Path, secrets: None) -> N
     assert sorted(p.name for p in (tmp_path / "results/spool/calls").iterdir()).__len__() == 3
 
 
+@pytest.mark.slow  # imports the Retell SDK
 def test_retell_verification_with_the_sdk_signature(
     tmp_path: Path, assertions: Path, secrets: None
 ) -> None:
