@@ -165,7 +165,7 @@ def test_a_compaction_killed_at_any_step_loses_nothing_and_counts_each_call_once
             run(fleet, out)
     # read as it was left: each call once
     assert counted(out) == ({"calls": 8, "graded": 8, "refused": 0}, {8})
-    assert report_data(str(out))["summary"]["calls"]["calls"] == 8
+    assert report_data(str(out))["summary"].calls.calls == 8
     # the same command again: nothing graded twice, the compaction finished
     ran = hotato(
         "fleet", "grade", str(fleet.manifest), "--assertions", str(fleet.assertions),

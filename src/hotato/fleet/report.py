@@ -1,4 +1,5 @@
-"""`hotato fleet report`: what the HTML page shows, gathered from a results folder. The rates
+"""`hotato fleet report`: what the HTML page shows, gathered from a results folder (the
+summary as hotato.model.fleet.Summary). The rates
 are the summary's own (one computation for both); the page's filters regroup the per agent x
 day x assertion counts it carries."""
 
@@ -13,7 +14,7 @@ FAILING_LIMIT = 1000  # failing call x assertion rows carried by the page
 
 def report_data(results: str, limit: int = FAILING_LIMIT) -> dict[str, Any]:
     con = connect()
-    summary = summarize(results, None, con).as_dict()
+    summary = summarize(results, None, con)
     src = scan(con, results, "results")
     day = "coalesce(strftime(started_at AT TIME ZONE 'UTC', '%Y-%m-%d'), '(none)')"
     cells = con.execute(

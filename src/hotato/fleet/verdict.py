@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from hotato.fleet.store import Totals
 from hotato.model.errors import InputError
@@ -49,3 +50,8 @@ def fleet_exit_code(totals: Totals, limit: RefusedLimit) -> int:
     if not limit.allows(totals.refused, totals.calls):
         return 2
     return 1 if totals.failed_calls else 0
+
+
+def diff_exit_code(diff: dict[str, Any]) -> int:
+    """`fleet diff`'s exit code: 1 when an assertion regressed, else 0."""
+    return 1 if any(c["verdict"] == "regressed" for c in diff["assertions"]) else 0

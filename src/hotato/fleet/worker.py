@@ -20,6 +20,7 @@ import msgspec
 from hotato.fleet.files import Limits
 from hotato.fleet.manifest import CallRow
 from hotato.model.errors import InputError
+from hotato.model.fleet import CallRecord, ResultRecord
 from hotato.runs.fleet import AssertionSet, decode_assertions
 from hotato.runs.fleet import assertions_digest as assertions_digest  # the job's key, for serve
 
@@ -103,8 +104,8 @@ def grade_batch(batch: Batch) -> BatchOut:
     from hotato.fleet.vartypes import arrow_type
 
     grader, binder = _grader(batch.job)
-    results: list[dict[str, Any]] = []
-    calls: list[dict[str, Any]] = []
+    results: list[ResultRecord] = []
+    calls: list[CallRecord] = []
     counts = dict.fromkeys(COUNTS, 0)
     with tempfile.TemporaryDirectory(prefix="hotato-fleet-") as scratch:
         for n, row in enumerate(batch.calls):
@@ -114,8 +115,9 @@ def grade_batch(batch: Batch) -> BatchOut:
                 continue
             calls.append(call)
             results.extend(rows)
-            for key in ("pass", "fail", "inconclusive"):
-                counts[key] += call[key] or 0
+            counts["pass"] += call.passed or 0
+            counts["fail"] += call.failed or 0
+            counts["inconclusive"] += call.inconclusive or 0
     variables = arrow_type(dict(batch.job.variable_types))
     return BatchOut(
         table(results, result_schema(variables)), table(calls, call_schema(variables)), counts
@@ -124,7 +126,7 @@ def grade_batch(batch: Batch) -> BatchOut:
 
 def _grade_call(
     batch: Batch, grader: Grader, binder: Binder, row: CallRow, scratch: Path
-) -> tuple[str, dict[str, Any] | None, list[dict[str, Any]]]:
+) -> tuple[str, CallRecord | None, list[ResultRecord]]:
     """("graded" | "refused", the call's row, its result rows), or ("resumed" | "changed",
     None, []) for a call this results folder already holds: its recorded input digest equal
     to (or, changed, different from) the one its files give now. Either way it is not
@@ -169,41 +171,41 @@ def _grade_call(
             audio=local["audio"],  # scored into timing when the assertions read timing
         ).outcome
     except Exception as exc:  # anything one call's input provokes refuses that call only
-        refused = {
+        refused = CallRecord(
             **head,
-            "status": "refused",
-            "message": _message(row, exc),
-            "exit_code": 2,
-            "pass": None,
-            "fail": None,
-            "inconclusive": None,
-        }
+            status="refused",
+            message=_message(row, exc),
+            exit_code=2,
+            passed=None,
+            failed=None,
+            inconclusive=None,
+        )
         return "refused", refused, []
     tally = outcome.tally
-    call = {
+    call = CallRecord(
         **head,
-        "status": "graded",
-        "message": "",
-        "exit_code": int(outcome.exit_code),
-        "pass": tally.passed,
-        "fail": tally.failed,
-        "inconclusive": tally.inconclusive,
-    }
+        status="graded",
+        message="",
+        exit_code=int(outcome.exit_code),
+        passed=tally.passed,
+        failed=tally.failed,
+        inconclusive=tally.inconclusive,
+    )
     rows = [
-        {
+        ResultRecord(
             **head,
-            "assertion_id": r.id,
-            "kind": r.kind,
-            "dimension": r.dimension,
-            "deterministic": r.deterministic,
-            "status": r.status.value,
-            "reason": r.reason,
-            "skipped": r.skipped,
-            "observed": None
+            assertion_id=r.id,
+            kind=r.kind,
+            dimension=r.dimension,
+            deterministic=r.deterministic,
+            status=r.status.value,
+            reason=r.reason,
+            skipped=r.skipped,
+            observed=None
             if r.observed is msgspec.UNSET
             else msgspec.json.encode(r.observed).decode(),
-            "evidence": list(r.evidence),
-        }
+            evidence=list(r.evidence),
+        )
         for r in outcome.results
     ]
     return "graded", call, rows

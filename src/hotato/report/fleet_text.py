@@ -1,10 +1,14 @@
-"""Fleet summaries and diffs as text tables, from their JSON documents."""
+"""Fleet summaries (hotato.model.fleet.Summary) and diffs (their JSON document) as text
+tables."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hotato.report._printable import one_line
+
+if TYPE_CHECKING:
+    from hotato.model.fleet import Rate, Summary
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -23,37 +27,37 @@ def _interval(low: float | None, high: float | None) -> str:
     return "-" if low is None or high is None else f"[{low:.3f}, {high:.3f}]"
 
 
-def rate_label(rate: dict[str, Any], by: str | None) -> list[str]:
+def rate_label(rate: Rate, by: str | None) -> list[str]:
     """The leading cells naming a summary row: [group,] assertion (or the group alone)."""
-    name = rate["assertion_id"] if rate["assertion_id"] is not None else str(rate["group"])
-    if not rate["deterministic"]:
+    name = rate.assertion_id if rate.assertion_id is not None else str(rate.group)
+    if not rate.deterministic:
         name += " (judge)"
     if by in ("agent", "day"):
-        return [str(rate["group"]), name]
+        return [str(rate.group), name]
     return [name]
 
 
-def summary_text(doc: dict[str, Any]) -> str:
-    by = doc["by"]
-    calls = doc["calls"]
+def summary_text(summary: Summary) -> str:
+    by = summary.by
+    calls = summary.calls
     head = [by, "assertion"] if by in ("agent", "day") else [by or "assertion"]
     rows = [[*head, "n", "pass", "fail", "inconclusive", "rate", "95% interval"]]
-    for r in doc["rates"]:
+    for r in summary.rates:
         rows.append(
             [
                 *rate_label(r, by),
-                str(r["n"]),
-                str(r["passed"]),
-                str(r["failed"]),
-                str(r["inconclusive"]),
-                _rate(r["rate"]),
-                _interval(r["low"], r["high"]),
+                str(r.n),
+                str(r.passed),
+                str(r.failed),
+                str(r.inconclusive),
+                _rate(r.rate),
+                _interval(r.low, r.high),
             ]
         )
     lines = [
-        f"fleet run {one_line(str(doc['run_id'] or '-'))}: {calls['calls']} call(s), "
-        f"{calls['graded']} graded, "
-        f"{calls['refused']} refused",
+        f"fleet run {one_line(str(summary.run_id or '-'))}: {calls.calls} call(s), "
+        f"{calls.graded} graded, "
+        f"{calls.refused} refused",
         "rate = pass / (pass + fail) with a Wilson 95% interval; INCONCLUSIVE is counted apart",
         "",
         *_table(rows),

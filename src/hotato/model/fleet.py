@@ -1,0 +1,130 @@
+"""The fleet's typed results: a call's row, an assertion's row, and the summary over them.
+
+Each row's fields are the columns of its Parquet table, in their order; a field's `column`
+metadata names the column's type (one place says it: hotato.fleet.store derives the Parquet
+schemas from these). `variables` is the manifest's variable columns, typed per run
+(hotato.fleet.vartypes)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cache
+from typing import Annotated, Any, get_type_hints
+
+import msgspec
+
+
+def _col(kind: str) -> msgspec.Meta:
+    return msgspec.Meta(extra={"column": kind})
+
+
+Text = Annotated[str, _col("string")]
+MaybeText = Annotated[str | None, _col("string")]
+Flag = Annotated[bool, _col("bool")]
+Count = Annotated[int | None, _col("int32")]
+Code = Annotated[int, _col("int8")]
+Started = Annotated[datetime | None, _col("timestamp")]
+Texts = Annotated[list[str], _col("list<string>")]
+Variables = Annotated[Any, _col("variables")]
+
+
+class CallRecord(msgspec.Struct, kw_only=True):
+    """One call of a fleet run, graded (its tally) or refused (the reason; no tally)."""
+
+    run_id: Text
+    call_id: Text
+    input_digest: Text
+    status: Text  # graded | refused
+    message: Text
+    exit_code: Code
+    passed: Count = msgspec.field(name="pass")
+    failed: Count = msgspec.field(name="fail")
+    inconclusive: Count
+    agent: MaybeText
+    started_at: Started
+    variables: Variables
+
+
+class ResultRecord(msgspec.Struct, kw_only=True):
+    """One assertion's result for one call."""
+
+    run_id: Text
+    call_id: Text
+    input_digest: Text
+    assertion_id: Text
+    kind: Text
+    dimension: MaybeText
+    deterministic: Flag
+    status: Text
+    reason: Text
+    skipped: Flag
+    observed: MaybeText  # JSON text
+    evidence: Texts
+    agent: MaybeText
+    started_at: Started
+    variables: Variables
+
+
+def columns(record: type[msgspec.Struct]) -> list[tuple[str, str]]:
+    """(column name, column type) of each field of a record, in order."""
+    hints = get_type_hints(record, include_extras=True)
+    out = []
+    for f in msgspec.structs.fields(record):
+        meta = next(m for m in hints[f.name].__metadata__ if isinstance(m, msgspec.Meta))
+        assert meta.extra is not None
+        out.append((f.encode_name, str(meta.extra["column"])))
+    return out
+
+
+@cache
+def _names(record: type[msgspec.Struct]) -> tuple[tuple[str, str], ...]:
+    return tuple((f.name, f.encode_name) for f in msgspec.structs.fields(record))
+
+
+def row(record: msgspec.Struct) -> dict[str, Any]:
+    """A record as its table's row: column name -> value, the values as they are."""
+    return {column: getattr(record, name) for name, column in _names(type(record))}
+
+
+class Rate(msgspec.Struct, frozen=True):
+    """One summary row: an assertion (or a group) and its pass rate with a Wilson interval."""
+
+    group: str | None
+    assertion_id: str | None  # None when grouped by dimension or kind
+    kind: str | None
+    dimension: str | None
+    deterministic: bool
+    n: int
+    passed: int
+    failed: int
+    inconclusive: int
+    rate: float | None
+    low: float | None
+    high: float | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return msgspec.structs.asdict(self)
+
+
+class CallCounts(msgspec.Struct, frozen=True):
+    calls: int
+    graded: int
+    refused: int
+
+
+class Summary(msgspec.Struct, frozen=True):
+    """`hotato fleet summary`: the run, its grouping, its calls and its rates."""
+
+    run_id: str | None
+    by: str | None
+    calls: CallCounts
+    rates: list[Rate]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "schema": "hotato.fleet-summary.v1",
+            "run_id": self.run_id,
+            "by": self.by,
+            "calls": msgspec.structs.asdict(self.calls),
+            "rates": [r.as_dict() for r in self.rates],
+        }
