@@ -14,6 +14,8 @@ from hotato.runs.fleet import (
     check_state,
     decode_assertions,
     grader_for,
+    hex_id,
+    ingest_export,
     wilson,
 )
 
@@ -93,3 +95,18 @@ def test_the_wilson_interval_is_the_reports_own() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     low, high = wilson(5, 10)
     assert low < 0.5 < high
+
+
+def test_an_otlp_id_reads_as_hex() -> None:
+    assert hex_id("0AF7651916CD43DD8448EB211C80319C") == "0af7651916cd43dd8448eb211c80319c"
+    assert hex_id(b"\x01\x02") == "0102"
+
+
+def test_a_malformed_export_is_refused(tmp_path: Path) -> None:
+    export = tmp_path / "call.json"
+    export.write_text("[1, 2]")
+    with pytest.raises(InputError):
+        ingest_export(
+            str(export), "vapi", str(tmp_path / "trace.jsonl"), str(tmp_path / "transcript.json")
+        )
+    assert not (tmp_path / "trace.jsonl").exists()

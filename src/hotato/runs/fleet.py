@@ -9,6 +9,9 @@ floor into the engine, the kinds, the state adapters or the conversation modules
     grader_for         the Grader (`hotato.runs.grader`) that grades each call of a job
     call_files         the evidence files a call folder holds
     wilson             a Wilson score interval (95 %), as every other report states one
+    ingest_export      a stack's export converted into a call folder's trace and transcript
+                       (`fleet pull`)
+    hex_id             an OTLP trace or span id as lowercase hex (`serve`'s OTLP receiver)
 
 `AssertionSet` and `Spec` are the types these speak in."""
 
@@ -37,6 +40,8 @@ __all__ = [
     "check_state",
     "decode_assertions",
     "grader_for",
+    "hex_id",
+    "ingest_export",
     "wilson",
 ]
 
@@ -96,3 +101,18 @@ def grader_for(
     from hotato.runs.grader import Grader
 
     return Grader(aset, state=state, state_before=state_before, inconclusive_policy=policy)
+
+
+def ingest_export(export: str, vendor: str, trace_out: str, transcript_out: str) -> None:
+    """Convert the `vendor` export in file `export` into a trace and a transcript, as
+    `hotato trace ingest` does (an InputError for a malformed export; nothing partial)."""
+    from hotato.evidence.ingest import ingest
+
+    ingest(export, fmt=vendor, out=trace_out, transcript_out=transcript_out)
+
+
+def hex_id(value: str | bytes) -> str:
+    """A trace or span id as lowercase hex, from hex, base64 or raw bytes."""
+    from hotato.evidence.ingest._otlp import hex_id as as_hex
+
+    return as_hex(value)
