@@ -56,7 +56,7 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Con
         verified_digest(auth),
         evidence_state=not files.state_configured,
     )
-    from hotato.runs.timing import attach_timing
+    from hotato.runs.evidence import attach_timing
 
     attach_timing(sources, test.deterministic, files.timing, files.audio)
     run = run_test(

@@ -108,7 +108,7 @@ class Grader:
             self.trace_format,
             verified_digest(auth),
         )
-        from hotato.runs.timing import attach_timing
+        from hotato.runs.evidence import attach_timing
 
         aset = assertions if assertions is not None else self.assertions
         if timing is None and audio is not None and not os.path.isfile(os.fspath(audio)):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hotato.evidence.audio import Options, score_recording
 from hotato.kinds import REGISTRY
@@ -14,9 +14,6 @@ from hotato.kinds._base import Spec
 from hotato.model.errors import InputError
 from hotato.model.status import Source
 from hotato.report.json_out import encoded
-
-if TYPE_CHECKING:
-    from hotato.engine.evaluate import Sources
 
 PathLike = str | os.PathLike[str]
 
@@ -68,20 +65,6 @@ def score_timing(
 def reads_timing(specs: Iterable[Spec]) -> bool:
     """Whether any of these assertions reads measured timing."""
     return any(Source.TIMING in REGISTRY[str(s.__struct_config__.tag)].sources(s) for s in specs)
-
-
-def attach_timing(
-    sources: Sources, specs: Iterable[Spec], timing: PathLike | None, audio: PathLike | None
-) -> None:
-    """A call's timing evidence, the one way both grading doors (`assert run`'s Grader and
-    `test run`) open it: the timing file when one is given, else the recording scored, and
-    only when one of `specs` reads timing."""
-    if timing is not None:
-        from hotato.evidence.timing import load_timing
-
-        sources.timing = load_timing(timing)
-    elif audio is not None and reads_timing(specs):
-        sources.timing = recorded_timing(audio).events
 
 
 def recorded_timing(audio: PathLike) -> TimingScore:
