@@ -222,8 +222,8 @@ def test_a_folder_hotato_2_0_wrote_is_read_and_resumed(tmp_path: Path) -> None:
         == summarize(str(new), "agent").as_dict()["rates"]
     )
     compared = diff_runs(str(old), str(new))
-    assert compared["changed_calls"] == 0
-    assert {c["verdict"] for c in compared["assertions"]} == {"unchanged"}
+    assert compared.changed_calls == 0
+    assert {c.verdict for c in compared.assertions} == {"unchanged"}
     assert report_data(str(old))["cells"] == report_data(str(new))["cells"]
     # resumed by today's hotato: its run, nothing graded again, then compacted
     run_id = json.loads((old / "fleet.json").read_text())["run_id"]

@@ -250,16 +250,16 @@ def diff_cmd(before: str, after: str, limit: int, fmt: str) -> None:
     from hotato.fleet.diff import diff_runs
     from hotato.fleet.verdict import diff_exit_code
 
-    doc = diff_runs(before, after, limit)
+    diff = diff_runs(before, after, limit)
     if fmt == "json":
         from hotato.report.json_out import dumps
 
-        click.echo(dumps(doc), nl=False)
+        click.echo(dumps(diff.as_dict()), nl=False)
     else:
         from hotato.report.fleet_text import diff_text
 
-        click.echo(diff_text(doc), nl=False)
-    raise Exit(diff_exit_code(doc))
+        click.echo(diff_text(diff), nl=False)
+    raise Exit(diff_exit_code(diff))
 
 
 @fleet_group.command("report")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from hotato.fleet.store import Totals
 from hotato.model.errors import InputError
+from hotato.model.fleet import Diff
 
 _LIMIT = re.compile(r"(\d+)|(\d+(?:\.\d+)?)%")
 
@@ -52,6 +52,6 @@ def fleet_exit_code(totals: Totals, limit: RefusedLimit) -> int:
     return 1 if totals.failed_calls else 0
 
 
-def diff_exit_code(diff: dict[str, Any]) -> int:
+def diff_exit_code(diff: Diff) -> int:
     """`fleet diff`'s exit code: 1 when an assertion regressed, else 0."""
-    return 1 if any(c["verdict"] == "regressed" for c in diff["assertions"]) else 0
+    return 1 if diff.regressed else 0

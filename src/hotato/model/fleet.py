@@ -1,4 +1,5 @@
-"""The fleet's typed results: a call's row, an assertion's row, and the summary over them.
+"""The fleet's typed results: a call's row, an assertion's row, the summary over them and the
+diff of two runs.
 
 Each row's fields are the columns of its Parquet table, in their order; a field's `column`
 metadata names the column's type (one place says it: hotato.fleet.store derives the Parquet
@@ -127,4 +128,56 @@ class Summary(msgspec.Struct, frozen=True):
             "by": self.by,
             "calls": msgspec.structs.asdict(self.calls),
             "rates": [r.as_dict() for r in self.rates],
+        }
+
+
+class Change(msgspec.Struct, frozen=True):
+    """One assertion's pass rate before and after, and the z-test's verdict."""
+
+    assertion_id: str
+    before_pass: int
+    before_judged: int  # pass + fail
+    after_pass: int
+    after_judged: int
+    before_rate: float | None
+    after_rate: float | None
+    z: float | None
+    p_value: float | None
+    verdict: str  # regressed | improved | unchanged | new | gone | untested
+
+
+class CallChange(msgspec.Struct, frozen=True):
+    """A call graded in both runs whose status for one assertion changed."""
+
+    call_id: str
+    assertion_id: str
+    before: str
+    after: str
+    reason: str
+
+
+class Diff(msgspec.Struct, frozen=True):
+    """`hotato fleet diff`: the assertions compared and the calls that changed (the first
+    `limit` of `changed_calls`)."""
+
+    before: str
+    after: str
+    alpha: float
+    assertions: list[Change]
+    changed_calls: int
+    calls: list[CallChange]
+
+    @property
+    def regressed(self) -> bool:
+        return any(c.verdict == "regressed" for c in self.assertions)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "schema": "hotato.fleet-diff.v1",
+            "before": self.before,
+            "after": self.after,
+            "alpha": self.alpha,
+            "assertions": [msgspec.structs.asdict(c) for c in self.assertions],
+            "changed_calls": self.changed_calls,
+            "calls": [msgspec.structs.asdict(c) for c in self.calls],
         }

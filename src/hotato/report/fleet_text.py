@@ -1,14 +1,13 @@
-"""Fleet summaries (hotato.model.fleet.Summary) and diffs (their JSON document) as text
-tables."""
+"""Fleet summaries and diffs (hotato.model.fleet) as text tables."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hotato.report._printable import one_line
 
 if TYPE_CHECKING:
-    from hotato.model.fleet import Rate, Summary
+    from hotato.model.fleet import Diff, Rate, Summary
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -65,31 +64,31 @@ def summary_text(summary: Summary) -> str:
     return "\n".join(lines) + "\n"
 
 
-def diff_text(doc: dict[str, Any]) -> str:
+def diff_text(diff: Diff) -> str:
     rows = [["assertion", "before", "after", "z", "p", "verdict"]]
-    for c in doc["assertions"]:
+    for c in diff.assertions:
         rows.append(
             [
-                c["assertion_id"],
-                f"{_rate(c['before_rate'])} ({c['before_pass']}/{c['before_judged']})",
-                f"{_rate(c['after_rate'])} ({c['after_pass']}/{c['after_judged']})",
-                "-" if c["z"] is None else f"{c['z']:.2f}",
-                "-" if c["p_value"] is None else f"{c['p_value']:.4f}",
-                c["verdict"],
+                c.assertion_id,
+                f"{_rate(c.before_rate)} ({c.before_pass}/{c.before_judged})",
+                f"{_rate(c.after_rate)} ({c.after_pass}/{c.after_judged})",
+                "-" if c.z is None else f"{c.z:.2f}",
+                "-" if c.p_value is None else f"{c.p_value:.4f}",
+                c.verdict,
             ]
         )
     lines = [
-        f"fleet diff {one_line(doc['before'])} -> {one_line(doc['after'])}: pass rates "
+        f"fleet diff {one_line(diff.before)} -> {one_line(diff.after)}: pass rates "
         "compared with a two-proportion z-test (alpha {doc['alpha']}); INCONCLUSIVE left out",
         "",
         *_table(rows),
         "",
-        f"{doc['changed_calls']} call x assertion result(s) changed between the runs"
-        + (f" (first {len(doc['calls'])} below)" if doc["calls"] else ""),
+        f"{diff.changed_calls} call x assertion result(s) changed between the runs"
+        + (f" (first {len(diff.calls)} below)" if diff.calls else ""),
     ]
-    for c in doc["calls"]:
+    for call in diff.calls:
         lines.append(
-            one_line(f"  {c['call_id']}  {c['assertion_id']}: {c['before']} -> {c['after']}")
-            + (f"  ({one_line(c['reason'])})" if c["reason"] else "")
+            one_line(f"  {call.call_id}  {call.assertion_id}: {call.before} -> {call.after}")
+            + (f"  ({one_line(call.reason)})" if call.reason else "")
         )
     return "\n".join(lines) + "\n"
