@@ -181,3 +181,24 @@ class Diff(msgspec.Struct, frozen=True):
             "changed_calls": self.changed_calls,
             "calls": [msgspec.structs.asdict(c) for c in self.calls],
         }
+
+
+class FailingCall(msgspec.Struct, frozen=True):
+    """A failing deterministic result, as the fleet report lists it."""
+
+    call_id: str
+    agent: str
+    day: str
+    assertion_id: str
+    reason: str | None
+
+
+class FleetReport(msgspec.Struct, frozen=True):
+    """What `hotato fleet report`'s page shows: the summary, the per agent x day x assertion
+    counts its filters regroup ([agent, day, assertion_id, pass, fail, inconclusive]), and the
+    most recent failing results (`failing_total` of them in all)."""
+
+    summary: Summary
+    cells: list[list[Any]]
+    failing: list[FailingCall]
+    failing_total: int

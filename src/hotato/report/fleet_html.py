@@ -5,12 +5,12 @@ filters use sits in a JSON block whose `<` are escaped, so no call text can clos
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
 if TYPE_CHECKING:
-    from hotato.model.fleet import Rate, Summary
+    from hotato.model.fleet import FleetReport, Rate
 
 _STYLE = """
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#111}
@@ -77,24 +77,24 @@ def _rate_row(r: Rate) -> str:
     )
 
 
-def render(data: dict[str, Any]) -> str:
-    summary: Summary = data["summary"]
+def render(data: FleetReport) -> str:
+    summary = data.summary
     rates = [r for r in summary.rates if r.deterministic]
     worst = sorted(
         (r for r in rates if r.rate is not None),
         key=lambda r: (r.rate or 0.0, r.assertion_id or ""),
     )
-    agents = sorted({c[0] for c in data["cells"]})
-    days = sorted({c[1] for c in data["cells"]})
+    agents = sorted({c[0] for c in data.cells})
+    days = sorted({c[1] for c in data.cells})
     calls = summary.calls
     failing = "".join(
-        f'<tr data-agent="{escape(a)}" data-day="{escape(d)}"><td>{escape(cid)}</td>'
-        f"<td>{escape(a)}</td><td>{escape(d)}</td><td>{escape(aid)}</td>"
-        f"<td>{escape(reason or '')}</td></tr>"
-        for cid, a, d, aid, reason in data["failing"]
+        f'<tr data-agent="{escape(f.agent)}" data-day="{escape(f.day)}">'
+        f"<td>{escape(f.call_id)}</td><td>{escape(f.agent)}</td><td>{escape(f.day)}</td>"
+        f"<td>{escape(f.assertion_id)}</td><td>{escape(f.reason or '')}</td></tr>"
+        for f in data.failing
     )
-    shown = len(data["failing"])
-    blob = msgspec.json.encode({"cells": data["cells"]}).decode().replace("<", "\\u003c")
+    shown = len(data.failing)
+    blob = msgspec.json.encode({"cells": data.cells}).decode().replace("<", "\\u003c")
     parts = [
         "<!doctype html><html lang=en><head><meta charset=utf-8>",
         "<meta name=viewport content='width=device-width,initial-scale=1'>",
@@ -121,8 +121,8 @@ def render(data: dict[str, Any]) -> str:
             for r in worst[:5]
         ),
         "</ol>",
-        f"<h2>Failing calls</h2><p class=note>{data['failing_total']} failing result(s)"
-        + (f"; the {shown} most recent are listed" if shown < data["failing_total"] else "")
+        f"<h2>Failing calls</h2><p class=note>{data.failing_total} failing result(s)"
+        + (f"; the {shown} most recent are listed" if shown < data.failing_total else "")
         + ".</p>",
         "<table id=failing><thead><tr><th>call</th><th>agent</th><th>day</th>"
         "<th>assertion</th><th>reason</th></tr></thead><tbody>",
