@@ -165,7 +165,7 @@ def test_a_compaction_killed_at_any_step_loses_nothing_and_counts_each_call_once
             run(fleet, out)
     # read as it was left: each call once
     assert counted(out) == ({"calls": 8, "graded": 8, "refused": 0}, {8})
-    assert report_data(str(out))["summary"]["calls"]["calls"] == 8
+    assert report_data(str(out)).summary.calls.calls == 8
     # the same command again: nothing graded twice, the compaction finished
     ran = hotato(
         "fleet", "grade", str(fleet.manifest), "--assertions", str(fleet.assertions),
@@ -222,9 +222,9 @@ def test_a_folder_hotato_2_0_wrote_is_read_and_resumed(tmp_path: Path) -> None:
         == summarize(str(new), "agent").as_dict()["rates"]
     )
     compared = diff_runs(str(old), str(new))
-    assert compared["changed_calls"] == 0
-    assert {c["verdict"] for c in compared["assertions"]} == {"unchanged"}
-    assert report_data(str(old))["cells"] == report_data(str(new))["cells"]
+    assert compared.changed_calls == 0
+    assert {c.verdict for c in compared.assertions} == {"unchanged"}
+    assert report_data(str(old)).cells == report_data(str(new)).cells
     # resumed by today's hotato: its run, nothing graded again, then compacted
     run_id = json.loads((old / "fleet.json").read_text())["run_id"]
     ran = hotato(

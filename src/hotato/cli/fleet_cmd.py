@@ -213,15 +213,15 @@ def summary_cmd(results: str, by: str | None, fmt: str) -> None:
     """
     from hotato.fleet.summary import summarize
 
-    doc = summarize(results, by).as_dict()
+    summary = summarize(results, by)
     if fmt == "json":
         from hotato.report.json_out import dumps
 
-        click.echo(dumps(doc), nl=False)
+        click.echo(dumps(summary.as_dict()), nl=False)
     else:
         from hotato.report.fleet_text import summary_text
 
-        click.echo(summary_text(doc), nl=False)
+        click.echo(summary_text(summary), nl=False)
 
 
 @fleet_group.command("diff")
@@ -248,17 +248,18 @@ def diff_cmd(before: str, after: str, limit: int, fmt: str) -> None:
     Exit codes: 0 nothing regressed; 1 an assertion regressed; 2 refused.
     """
     from hotato.fleet.diff import diff_runs
+    from hotato.fleet.verdict import diff_exit_code
 
-    doc = diff_runs(before, after, limit)
+    diff = diff_runs(before, after, limit)
     if fmt == "json":
         from hotato.report.json_out import dumps
 
-        click.echo(dumps(doc), nl=False)
+        click.echo(dumps(diff.as_dict()), nl=False)
     else:
         from hotato.report.fleet_text import diff_text
 
-        click.echo(diff_text(doc), nl=False)
-    raise Exit(1 if any(c["verdict"] == "regressed" for c in doc["assertions"]) else 0)
+        click.echo(diff_text(diff), nl=False)
+    raise Exit(diff_exit_code(diff))
 
 
 @fleet_group.command("report")

@@ -6,34 +6,11 @@ Rates are pass / (pass + fail) as in the summary: INCONCLUSIVE is left out of bo
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from math import erfc, sqrt
-from typing import Any
+
+from hotato.model.fleet import CallChange, Change, Diff
 
 ALPHA = 0.05
-
-
-@dataclass(frozen=True)
-class Change:
-    assertion_id: str
-    before_pass: int
-    before_judged: int  # pass + fail
-    after_pass: int
-    after_judged: int
-    before_rate: float | None
-    after_rate: float | None
-    z: float | None
-    p_value: float | None
-    verdict: str  # regressed | improved | unchanged | new | gone | untested
-
-
-@dataclass(frozen=True)
-class CallChange:
-    call_id: str
-    assertion_id: str
-    before: str
-    after: str
-    reason: str
 
 
 def two_proportion(c1: int, n1: int, c2: int, n2: int) -> tuple[float | None, float | None]:
@@ -59,7 +36,7 @@ def _verdict(before: tuple[int, int], after: tuple[int, int], p: float | None) -
     return "improved" if after[0] / after[1] > before[0] / before[1] else "regressed"
 
 
-def diff_runs(before: str, after: str, limit: int = 50) -> dict[str, Any]:
+def diff_runs(before: str, after: str, limit: int = 50) -> Diff:
     from hotato.fleet.summary import connect, scan
 
     con = connect()
@@ -99,12 +76,4 @@ def diff_runs(before: str, after: str, limit: int = 50) -> dict[str, Any]:
         WHERE a.status <> b.status AND a.deterministic
         ORDER BY b.assertion_id, b.call_id"""
     changed = [CallChange(*row) for row in con.execute(calls_sql).fetchall()]
-    return {
-        "schema": "hotato.fleet-diff.v1",
-        "before": before,
-        "after": after,
-        "alpha": ALPHA,
-        "assertions": [asdict(c) for c in changes],
-        "changed_calls": len(changed),
-        "calls": [asdict(c) for c in changed[:limit]],
-    }
+    return Diff(before, after, ALPHA, changes, len(changed), changed[:limit])

@@ -15,6 +15,7 @@ from hotato.fleet.store import ResultStore, RunIds, RunMeta, Totals
 from hotato.fleet.vartypes import VariableTypes
 from hotato.fleet.worker import COUNTS, Batch, BatchOut, Job, assertions_digest, decode_job
 from hotato.model.errors import InputError
+from hotato.runs.fleet import check_state
 
 if TYPE_CHECKING:
     from hotato.fleet.execute import Engine
@@ -131,7 +132,7 @@ def _prepare(req: FleetRequest) -> tuple[Job, Manifest, Plan]:
     columns = ["call_id", "trace", "transcript", "audio", "agent", "started_at", *manifest.columns]
     used = check_references(aset, list(dict.fromkeys(columns)), manifest.source)
     if req.state is not None:
-        _check_state(req.state, req.state_before)
+        check_state(req.state, req.state_before)
     typed = tuple(types.types().items())
     job = replace(job, run_id=ids.run_id, used=tuple(used), digest=digest, variable_types=typed)
     return job, manifest, Plan(ids.legacy, typed)
@@ -156,19 +157,6 @@ def worker_paths(job: Job, manifest: Manifest) -> dict[str, str]:
         source = Path(manifest.source)
         paths["the manifest's folder"] = str(source if source.is_dir() else source.parent)
     return {flag: path for flag, path in paths.items() if path is not None and "://" not in path}
-
-
-def _check_state(state: str, before: str | None) -> None:
-    """Open and close the state source once, so a bad one is refused before any call."""
-    from hotato.adapters.open import open_reader
-    from hotato.adapters.sandbox import read_sandbox
-
-    reader = open_reader(state)[0]
-    close = getattr(reader, "close", None)
-    if close is not None:
-        close()
-    if before is not None:
-        read_sandbox(before)
 
 
 def grade_fleet(

@@ -306,7 +306,7 @@ def _resolve(base: str, path: str) -> str:
 
 
 def _folders(source: str) -> list[tuple[str, dict[str, Any]]]:
-    from hotato.conversation.calls import call_files
+    from hotato.runs.fleet import call_files
 
     rows: list[tuple[str, dict[str, Any]]] = []
     for folder in sorted(Path(source).resolve().iterdir()):

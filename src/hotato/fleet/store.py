@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -34,6 +34,7 @@ from hotato._io import make_folder
 from hotato.fleet.index import INDEX, CallIndex, Graded
 from hotato.fleet.layout import CALLS, RESULTS, TABLES, all_parts, flat_parts, relative
 from hotato.model.errors import InputError
+from hotato.model.fleet import CallRecord, ResultRecord, columns, row
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -48,51 +49,32 @@ def _variables(variables: pa.DataType | None) -> pa.DataType:
     return variables if variables is not None else pa.map_(pa.string(), pa.string())
 
 
-def result_schema(variables: pa.DataType | None = None) -> pa.Schema:
-    """The results table's columns; `variables` is the column's type (hotato.fleet.vartypes),
-    by default the text map hotato 2.0 wrote."""
+def _schema(record: type[msgspec.Struct], variables: pa.DataType | None) -> pa.Schema:
+    """The Parquet schema of a record type (hotato.model.fleet): its fields, in order, with
+    the column type each one names."""
     import pyarrow as pa
 
-    return pa.schema(
-        [
-            ("run_id", pa.string()),
-            ("call_id", pa.string()),
-            ("input_digest", pa.string()),
-            ("assertion_id", pa.string()),
-            ("kind", pa.string()),
-            ("dimension", pa.string()),
-            ("deterministic", pa.bool_()),
-            ("status", pa.string()),
-            ("reason", pa.string()),
-            ("skipped", pa.bool_()),
-            ("observed", pa.string()),  # JSON text
-            ("evidence", pa.list_(pa.string())),
-            ("agent", pa.string()),
-            ("started_at", pa.timestamp("us", tz="UTC")),
-            ("variables", _variables(variables)),
-        ]
-    )
+    types = {
+        "string": pa.string(),
+        "bool": pa.bool_(),
+        "int8": pa.int8(),
+        "int32": pa.int32(),
+        "timestamp": pa.timestamp("us", tz="UTC"),
+        "list<string>": pa.list_(pa.string()),
+        "variables": _variables(variables),
+    }
+    return pa.schema([(name, types[kind]) for name, kind in columns(record)])
+
+
+def result_schema(variables: pa.DataType | None = None) -> pa.Schema:
+    """The results table's columns (hotato.model.fleet.ResultRecord); `variables` is the
+    column's type (hotato.fleet.vartypes), by default the text map hotato 2.0 wrote."""
+    return _schema(ResultRecord, variables)
 
 
 def call_schema(variables: pa.DataType | None = None) -> pa.Schema:
-    import pyarrow as pa
-
-    return pa.schema(
-        [
-            ("run_id", pa.string()),
-            ("call_id", pa.string()),
-            ("input_digest", pa.string()),
-            ("status", pa.string()),  # graded | refused
-            ("message", pa.string()),
-            ("exit_code", pa.int8()),
-            ("pass", pa.int32()),
-            ("fail", pa.int32()),
-            ("inconclusive", pa.int32()),
-            ("agent", pa.string()),
-            ("started_at", pa.timestamp("us", tz="UTC")),
-            ("variables", _variables(variables)),
-        ]
-    )
+    """The calls table's columns (hotato.model.fleet.CallRecord)."""
+    return _schema(CallRecord, variables)
 
 
 class RunMeta(msgspec.Struct, frozen=True, kw_only=True):
@@ -453,7 +435,8 @@ def _atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+def table(records: Sequence[msgspec.Struct], schema: pa.Schema) -> pa.Table:
+    """Records (hotato.model.fleet) as a table of `schema`."""
     import pyarrow as pa
 
-    return pa.Table.from_pylist(rows, schema=schema)
+    return pa.Table.from_pylist([row(r) for r in records], schema=schema)

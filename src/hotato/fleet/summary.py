@@ -6,11 +6,13 @@ fail. With no PASS and no FAIL the rate is None."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from hotato.model.errors import InputError
+from hotato.model.fleet import CallCounts, Rate, Summary
+
+__all__ = ["GROUPS", "CallCounts", "Rate", "Summary", "summarize"]
 
 GROUPS = ("agent", "day", "dimension", "kind")
 # The SQL each grouping selects as `grp`; `day` is the UTC date the call started.
@@ -21,49 +23,6 @@ _GROUP_SQL = {
     "dimension": "coalesce(dimension, '(none)')",
     "kind": "kind",
 }
-
-
-@dataclass(frozen=True)
-class Rate:
-    group: str | None
-    assertion_id: str | None  # None when grouped by dimension or kind
-    kind: str | None
-    dimension: str | None
-    deterministic: bool
-    n: int
-    passed: int
-    failed: int
-    inconclusive: int
-    rate: float | None
-    low: float | None
-    high: float | None
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class CallCounts:
-    calls: int
-    graded: int
-    refused: int
-
-
-@dataclass(frozen=True)
-class Summary:
-    run_id: str | None
-    by: str | None
-    calls: CallCounts
-    rates: list[Rate]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "schema": "hotato.fleet-summary.v1",
-            "run_id": self.run_id,
-            "by": self.by,
-            "calls": asdict(self.calls),
-            "rates": [r.as_dict() for r in self.rates],
-        }
 
 
 def parts(results: str, sub: str) -> str:
@@ -216,7 +175,7 @@ def _quote(text: str) -> str:
 
 
 def summarize(results: str, by: str | None = None, con: Any = None) -> Summary:
-    from hotato.conversation.reliability import wilson
+    from hotato.runs.fleet import wilson
 
     if by not in (None, *GROUPS):
         raise InputError.one(f"--by {by!r}: choose one of {', '.join(GROUPS)}")

@@ -15,9 +15,8 @@ from typing import Any
 
 import msgspec
 
-from hotato.engine.loader import AssertionSet
-from hotato.kinds._base import Spec
 from hotato.model.errors import InputError, Problem
+from hotato.runs.fleet import AssertionSet, Spec
 
 REFERENCE = re.compile(r"\$\{call\.([A-Za-z_][A-Za-z0-9_]*)(:regex)?\}")
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from hotato.fleet.store import Totals
 from hotato.model.errors import InputError
+from hotato.model.fleet import Diff
 
 _LIMIT = re.compile(r"(\d+)|(\d+(?:\.\d+)?)%")
 
@@ -49,3 +50,8 @@ def fleet_exit_code(totals: Totals, limit: RefusedLimit) -> int:
     if not limit.allows(totals.refused, totals.calls):
         return 2
     return 1 if totals.failed_calls else 0
+
+
+def diff_exit_code(diff: Diff) -> int:
+    """`fleet diff`'s exit code: 1 when an assertion regressed, else 0."""
+    return 1 if diff.regressed else 0

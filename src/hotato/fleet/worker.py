@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from hotato.engine.loader import AssertionSet
 from hotato.fleet.files import Limits
 from hotato.fleet.manifest import CallRow
 from hotato.model.errors import InputError
+from hotato.model.fleet import CallRecord, ResultRecord
+from hotato.runs.fleet import AssertionSet, decode_assertions
+from hotato.runs.fleet import assertions_digest as assertions_digest  # the job's key, for serve
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -69,36 +71,7 @@ class BatchOut:
 
 def decode_job(job: Job) -> AssertionSet:
     """The job's assertions, as `assert run` or `test run` would read the file."""
-    from hotato._documents import parse_document
-
-    is_json = job.name.endswith(".json")
-    if job.kind == "test":
-        from hotato.conversation.testfile import decode_test
-
-        test = decode_test(parse_document(job.text, job.name, "conversation test", is_json))
-        aset = AssertionSet(
-            list(test.deterministic),
-            test.policy,
-            job.name,
-            {s.id: job.name for s in test.deterministic},
-        )
-    else:
-        from hotato.engine.loader import decode_assertion_document
-
-        aset = decode_assertion_document(
-            parse_document(job.text, job.name, "assertions file", is_json)
-        )
-    from hotato.engine.packs import merge_packs
-
-    aset = merge_packs(aset, list(job.packs))
-    _ = aset.order  # cycles, unknown ids: refused before any call (and planned once)
-    return aset
-
-
-def assertions_digest(aset: AssertionSet) -> str:
-    return hashlib.sha256(
-        msgspec.json.encode([aset.policy, [msgspec.to_builtins(s) for s in aset.specs]])
-    ).hexdigest()
+    return decode_assertions(job.kind, job.name, job.text, job.packs)
 
 
 # One per job for the worker's life: its state connection stays open between batches.
@@ -108,12 +81,10 @@ _GRADERS: dict[Job, tuple[Grader, Binder]] = {}
 def _grader(job: Job) -> tuple[Grader, Binder]:
     if job not in _GRADERS:
         from hotato.fleet.variables import Binder
-        from hotato.runs.grader import Grader
+        from hotato.runs.fleet import grader_for
 
         aset = decode_job(job)
-        grader = Grader(
-            aset, state=job.state, state_before=job.state_before, inconclusive_policy=job.policy
-        )
+        grader = grader_for(aset, job.state, job.state_before, job.policy)
         _GRADERS[job] = (grader, Binder(aset, list(job.used)))
     return _GRADERS[job]
 
@@ -133,8 +104,8 @@ def grade_batch(batch: Batch) -> BatchOut:
     from hotato.fleet.vartypes import arrow_type
 
     grader, binder = _grader(batch.job)
-    results: list[dict[str, Any]] = []
-    calls: list[dict[str, Any]] = []
+    results: list[ResultRecord] = []
+    calls: list[CallRecord] = []
     counts = dict.fromkeys(COUNTS, 0)
     with tempfile.TemporaryDirectory(prefix="hotato-fleet-") as scratch:
         for n, row in enumerate(batch.calls):
@@ -144,8 +115,9 @@ def grade_batch(batch: Batch) -> BatchOut:
                 continue
             calls.append(call)
             results.extend(rows)
-            for key in ("pass", "fail", "inconclusive"):
-                counts[key] += call[key] or 0
+            counts["pass"] += call.passed or 0
+            counts["fail"] += call.failed or 0
+            counts["inconclusive"] += call.inconclusive or 0
     variables = arrow_type(dict(batch.job.variable_types))
     return BatchOut(
         table(results, result_schema(variables)), table(calls, call_schema(variables)), counts
@@ -154,7 +126,7 @@ def grade_batch(batch: Batch) -> BatchOut:
 
 def _grade_call(
     batch: Batch, grader: Grader, binder: Binder, row: CallRow, scratch: Path
-) -> tuple[str, dict[str, Any] | None, list[dict[str, Any]]]:
+) -> tuple[str, CallRecord | None, list[ResultRecord]]:
     """("graded" | "refused", the call's row, its result rows), or ("resumed" | "changed",
     None, []) for a call this results folder already holds: its recorded input digest equal
     to (or, changed, different from) the one its files give now. Either way it is not
@@ -199,41 +171,41 @@ def _grade_call(
             audio=local["audio"],  # scored into timing when the assertions read timing
         ).outcome
     except Exception as exc:  # anything one call's input provokes refuses that call only
-        refused = {
+        refused = CallRecord(
             **head,
-            "status": "refused",
-            "message": _message(row, exc),
-            "exit_code": 2,
-            "pass": None,
-            "fail": None,
-            "inconclusive": None,
-        }
+            status="refused",
+            message=_message(row, exc),
+            exit_code=2,
+            passed=None,
+            failed=None,
+            inconclusive=None,
+        )
         return "refused", refused, []
     tally = outcome.tally
-    call = {
+    call = CallRecord(
         **head,
-        "status": "graded",
-        "message": "",
-        "exit_code": int(outcome.exit_code),
-        "pass": tally.passed,
-        "fail": tally.failed,
-        "inconclusive": tally.inconclusive,
-    }
+        status="graded",
+        message="",
+        exit_code=int(outcome.exit_code),
+        passed=tally.passed,
+        failed=tally.failed,
+        inconclusive=tally.inconclusive,
+    )
     rows = [
-        {
+        ResultRecord(
             **head,
-            "assertion_id": r.id,
-            "kind": r.kind,
-            "dimension": r.dimension,
-            "deterministic": r.deterministic,
-            "status": r.status.value,
-            "reason": r.reason,
-            "skipped": r.skipped,
-            "observed": None
+            assertion_id=r.id,
+            kind=r.kind,
+            dimension=r.dimension,
+            deterministic=r.deterministic,
+            status=r.status.value,
+            reason=r.reason,
+            skipped=r.skipped,
+            observed=None
             if r.observed is msgspec.UNSET
             else msgspec.json.encode(r.observed).decode(),
-            "evidence": list(r.evidence),
-        }
+            evidence=list(r.evidence),
+        )
         for r in outcome.results
     ]
     return "graded", call, rows

@@ -5,9 +5,12 @@ filters use sits in a JSON block whose `<` are escaped, so no call text can clos
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING
 
 import msgspec
+
+if TYPE_CHECKING:
+    from hotato.model.fleet import FleetReport, Rate
 
 _STYLE = """
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#111}
@@ -57,48 +60,48 @@ def _options(values: list[str]) -> str:
     return "".join(f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
 
 
-def _rate_row(r: dict[str, Any]) -> str:
-    width = 0 if r["rate"] is None else round(r["rate"] * 100)
+def _rate_row(r: Rate) -> str:
+    width = 0 if r.rate is None else round(r.rate * 100)
     bar = (
         f'<span class="bar" aria-hidden="true"><span style="width:{width}%"></span></span>'
-        if r["rate"] is not None
+        if r.rate is not None
         else ""
     )
-    interval = "-" if r["low"] is None else f"[{_num(r['low'])}, {_num(r['high'])}]"
+    interval = "-" if r.low is None else f"[{_num(r.low)}, {_num(r.high)}]"
     return (
-        f'<tr data-assertion="{escape(r["assertion_id"])}" data-rate="{r["rate"] or ""}">'
-        f"<th scope=row>{escape(r['assertion_id'])} <small>{escape(r['kind'] or '')}</small></th>"
-        f"<td class=num>{r['n']}</td><td class=num>{r['passed']}</td>"
-        f"<td class=num>{r['failed']}</td><td class=num>{r['inconclusive']}</td>"
-        f"<td class=num>{_num(r['rate'])}</td><td class=num>{interval}</td><td>{bar}</td></tr>"
+        f'<tr data-assertion="{escape(r.assertion_id or "")}" data-rate="{r.rate or ""}">'
+        f"<th scope=row>{escape(r.assertion_id or '')} <small>{escape(r.kind or '')}</small></th>"
+        f"<td class=num>{r.n}</td><td class=num>{r.passed}</td>"
+        f"<td class=num>{r.failed}</td><td class=num>{r.inconclusive}</td>"
+        f"<td class=num>{_num(r.rate)}</td><td class=num>{interval}</td><td>{bar}</td></tr>"
     )
 
 
-def render(data: dict[str, Any]) -> str:
-    summary = data["summary"]
-    rates = [r for r in summary["rates"] if r["deterministic"]]
+def render(data: FleetReport) -> str:
+    summary = data.summary
+    rates = [r for r in summary.rates if r.deterministic]
     worst = sorted(
-        (r for r in rates if r["rate"] is not None), key=lambda r: (r["rate"], r["assertion_id"])
+        (r for r in rates if r.rate is not None),
+        key=lambda r: (r.rate or 0.0, r.assertion_id or ""),
     )
-    agents = sorted({c[0] for c in data["cells"]})
-    days = sorted({c[1] for c in data["cells"]})
-    calls = summary["calls"]
+    agents = sorted({c[0] for c in data.cells})
+    days = sorted({c[1] for c in data.cells})
+    calls = summary.calls
     failing = "".join(
-        f'<tr data-agent="{escape(a)}" data-day="{escape(d)}"><td>{escape(cid)}</td>'
-        f"<td>{escape(a)}</td><td>{escape(d)}</td><td>{escape(aid)}</td>"
-        f"<td>{escape(reason or '')}</td></tr>"
-        for cid, a, d, aid, reason in data["failing"]
+        f'<tr data-agent="{escape(f.agent)}" data-day="{escape(f.day)}">'
+        f"<td>{escape(f.call_id)}</td><td>{escape(f.agent)}</td><td>{escape(f.day)}</td>"
+        f"<td>{escape(f.assertion_id)}</td><td>{escape(f.reason or '')}</td></tr>"
+        for f in data.failing
     )
-    shown = len(data["failing"])
-    blob = msgspec.json.encode({"cells": data["cells"]}).decode().replace("<", "\\u003c")
+    shown = len(data.failing)
+    blob = msgspec.json.encode({"cells": data.cells}).decode().replace("<", "\\u003c")
     parts = [
         "<!doctype html><html lang=en><head><meta charset=utf-8>",
         "<meta name=viewport content='width=device-width,initial-scale=1'>",
-        f"<title>hotato fleet report {escape(summary['run_id'] or '')}</title>",
+        f"<title>hotato fleet report {escape(summary.run_id or '')}</title>",
         f"<style>{_STYLE}</style></head><body>",
-        f"<h1>Fleet run <code>{escape(summary['run_id'] or '-')}</code></h1>",
-        f"<p id=calls>{calls['calls']} call(s): {calls['graded']} graded, "
-        f"{calls['refused']} refused.</p>",
+        f"<h1>Fleet run <code>{escape(summary.run_id or '-')}</code></h1>",
+        f"<p id=calls>{calls.calls} call(s): {calls.graded} graded, {calls.refused} refused.</p>",
         "<p class=note>Pass rate = pass / (pass + fail), with a Wilson 95% interval. "
         "INCONCLUSIVE is counted on its own, never as a pass or a fail.</p>",
         "<form><label>Agent <select id=agent><option value=''>all</option>",
@@ -113,13 +116,13 @@ def render(data: dict[str, Any]) -> str:
         "</tbody></table>",
         "<h2>Worst assertions</h2><ol id=worst>",
         "".join(
-            f"<li>{escape(r['assertion_id'])}: {_num(r['rate'])} "
-            f"({r['failed']} fail of {r['passed'] + r['failed']})</li>"
+            f"<li>{escape(r.assertion_id or '')}: {_num(r.rate)} "
+            f"({r.failed} fail of {r.passed + r.failed})</li>"
             for r in worst[:5]
         ),
         "</ol>",
-        f"<h2>Failing calls</h2><p class=note>{data['failing_total']} failing result(s)"
-        + (f"; the {shown} most recent are listed" if shown < data["failing_total"] else "")
+        f"<h2>Failing calls</h2><p class=note>{data.failing_total} failing result(s)"
+        + (f"; the {shown} most recent are listed" if shown < data.failing_total else "")
         + ".</p>",
         "<table id=failing><thead><tr><th>call</th><th>agent</th><th>day</th>"
         "<th>assertion</th><th>reason</th></tr></thead><tbody>",

@@ -1,10 +1,13 @@
-"""Fleet summaries and diffs as text tables, from their JSON documents."""
+"""Fleet summaries and diffs (hotato.model.fleet) as text tables."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hotato.report._printable import one_line
+
+if TYPE_CHECKING:
+    from hotato.model.fleet import Diff, Rate, Summary
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -23,37 +26,37 @@ def _interval(low: float | None, high: float | None) -> str:
     return "-" if low is None or high is None else f"[{low:.3f}, {high:.3f}]"
 
 
-def rate_label(rate: dict[str, Any], by: str | None) -> list[str]:
+def rate_label(rate: Rate, by: str | None) -> list[str]:
     """The leading cells naming a summary row: [group,] assertion (or the group alone)."""
-    name = rate["assertion_id"] if rate["assertion_id"] is not None else str(rate["group"])
-    if not rate["deterministic"]:
+    name = rate.assertion_id if rate.assertion_id is not None else str(rate.group)
+    if not rate.deterministic:
         name += " (judge)"
     if by in ("agent", "day"):
-        return [str(rate["group"]), name]
+        return [str(rate.group), name]
     return [name]
 
 
-def summary_text(doc: dict[str, Any]) -> str:
-    by = doc["by"]
-    calls = doc["calls"]
+def summary_text(summary: Summary) -> str:
+    by = summary.by
+    calls = summary.calls
     head = [by, "assertion"] if by in ("agent", "day") else [by or "assertion"]
     rows = [[*head, "n", "pass", "fail", "inconclusive", "rate", "95% interval"]]
-    for r in doc["rates"]:
+    for r in summary.rates:
         rows.append(
             [
                 *rate_label(r, by),
-                str(r["n"]),
-                str(r["passed"]),
-                str(r["failed"]),
-                str(r["inconclusive"]),
-                _rate(r["rate"]),
-                _interval(r["low"], r["high"]),
+                str(r.n),
+                str(r.passed),
+                str(r.failed),
+                str(r.inconclusive),
+                _rate(r.rate),
+                _interval(r.low, r.high),
             ]
         )
     lines = [
-        f"fleet run {one_line(str(doc['run_id'] or '-'))}: {calls['calls']} call(s), "
-        f"{calls['graded']} graded, "
-        f"{calls['refused']} refused",
+        f"fleet run {one_line(str(summary.run_id or '-'))}: {calls.calls} call(s), "
+        f"{calls.graded} graded, "
+        f"{calls.refused} refused",
         "rate = pass / (pass + fail) with a Wilson 95% interval; INCONCLUSIVE is counted apart",
         "",
         *_table(rows),
@@ -61,31 +64,31 @@ def summary_text(doc: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def diff_text(doc: dict[str, Any]) -> str:
+def diff_text(diff: Diff) -> str:
     rows = [["assertion", "before", "after", "z", "p", "verdict"]]
-    for c in doc["assertions"]:
+    for c in diff.assertions:
         rows.append(
             [
-                c["assertion_id"],
-                f"{_rate(c['before_rate'])} ({c['before_pass']}/{c['before_judged']})",
-                f"{_rate(c['after_rate'])} ({c['after_pass']}/{c['after_judged']})",
-                "-" if c["z"] is None else f"{c['z']:.2f}",
-                "-" if c["p_value"] is None else f"{c['p_value']:.4f}",
-                c["verdict"],
+                c.assertion_id,
+                f"{_rate(c.before_rate)} ({c.before_pass}/{c.before_judged})",
+                f"{_rate(c.after_rate)} ({c.after_pass}/{c.after_judged})",
+                "-" if c.z is None else f"{c.z:.2f}",
+                "-" if c.p_value is None else f"{c.p_value:.4f}",
+                c.verdict,
             ]
         )
     lines = [
-        f"fleet diff {one_line(doc['before'])} -> {one_line(doc['after'])}: pass rates "
+        f"fleet diff {one_line(diff.before)} -> {one_line(diff.after)}: pass rates "
         "compared with a two-proportion z-test (alpha {doc['alpha']}); INCONCLUSIVE left out",
         "",
         *_table(rows),
         "",
-        f"{doc['changed_calls']} call x assertion result(s) changed between the runs"
-        + (f" (first {len(doc['calls'])} below)" if doc["calls"] else ""),
+        f"{diff.changed_calls} call x assertion result(s) changed between the runs"
+        + (f" (first {len(diff.calls)} below)" if diff.calls else ""),
     ]
-    for c in doc["calls"]:
+    for call in diff.calls:
         lines.append(
-            one_line(f"  {c['call_id']}  {c['assertion_id']}: {c['before']} -> {c['after']}")
-            + (f"  ({one_line(c['reason'])})" if c["reason"] else "")
+            one_line(f"  {call.call_id}  {call.assertion_id}: {call.before} -> {call.after}")
+            + (f"  ({one_line(call.reason)})" if call.reason else "")
         )
     return "\n".join(lines) + "\n"

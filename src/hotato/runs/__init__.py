@@ -13,4 +13,7 @@ reads `sys.argv`; a refusal is an InputError.
     artifact      binding a run and its evidence into a tamper-evident artifact
     starter       a starter assertions file from a trace or a transcript's claims (`assert init`)
     claims        a call's claims, found and graded against the record (`claims`)
+    fleet         what the fleet and `serve` grade through: decoded assertions, their digest,
+                  the state check, the Grader, a call folder's files, the Wilson interval,
+                  an export's conversion
 """

@@ -56,15 +56,9 @@ def grade_call(req: RunRequest, test: ConversationTest, files: CallFiles) -> Con
         verified_digest(auth),
         evidence_state=not files.state_configured,
     )
-    if files.timing is not None:
-        from hotato.evidence.timing import load_timing
+    from hotato.runs.evidence import attach_timing
 
-        sources.timing = load_timing(files.timing)
-    elif files.audio is not None:
-        from hotato.runs.timing import reads_timing, recorded_timing
-
-        if reads_timing(test.deterministic):
-            sources.timing = recorded_timing(files.audio, req.evidence.audio_layout).events
+    attach_timing(sources, test.deterministic, files.timing, files.audio, req.evidence.audio_layout)
     run = run_test(
         test,
         sources,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -12,6 +13,9 @@ from hotato.engine.sources import call_sources
 from hotato.model.errors import InputError
 from hotato.model.evidence import CallEvidence, Trace, Transcript
 from hotato.model.state import StateReader, StateSource
+
+if TYPE_CHECKING:
+    from hotato.kinds._base import Spec
 
 PathLike = str | os.PathLike[str]
 TraceInput = PathLike | Trace | CallEvidence
@@ -113,3 +117,24 @@ def sources_of(
         transcript_of(transcript),
         state_source(state, state_before, evidence=evidence_state),
     )
+
+
+def attach_timing(
+    sources: Sources,
+    specs: Iterable[Spec],
+    timing: PathLike | None,
+    audio: PathLike | None,
+    layout: str = "caller-left",
+) -> None:
+    """A call's timing evidence, the one way both grading doors (`assert run`'s Grader and
+    `test run`) open it: the timing file when one is given, else the recording scored (its
+    channels read by `layout`), and only when one of `specs` reads timing."""
+    if timing is not None:
+        from hotato.evidence.timing import load_timing
+
+        sources.timing = load_timing(timing)
+    elif audio is not None:
+        from hotato.runs.timing import reads_timing, recorded_timing
+
+        if reads_timing(specs):
+            sources.timing = recorded_timing(audio, layout).events

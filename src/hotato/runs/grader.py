@@ -110,18 +110,12 @@ class Grader:
             self.trace_format,
             verified_digest(auth),
         )
-        if timing is not None:
-            from hotato.evidence.timing import load_timing
+        from hotato.runs.evidence import attach_timing
 
-            sources.timing = load_timing(timing)
         aset = assertions if assertions is not None else self.assertions
-        if timing is None and audio is not None:
-            from hotato.runs.timing import reads_timing, recorded_timing
-
-            if not os.path.isfile(os.fspath(audio)):
-                raise InputError.one("audio file does not exist", file=os.fspath(audio))
-            if reads_timing(aset.specs):
-                sources.timing = recorded_timing(audio, audio_layout).events
+        if timing is None and audio is not None and not os.path.isfile(os.fspath(audio)):
+            raise InputError.one("audio file does not exist", file=os.fspath(audio))
+        attach_timing(sources, aset.specs, timing, audio, audio_layout)
         outcome = run(aset, sources, self.inconclusive_policy)
         return AssertionsResult(outcome, auth, sources if keep_evidence else None)
 

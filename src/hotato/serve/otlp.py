@@ -65,7 +65,7 @@ def _ids_to_base64(value: Any) -> Any:
         out = {}
         for k, v in value.items():
             if k in _ID_FIELDS and isinstance(v, str):
-                from hotato.evidence.ingest._otlp import hex_id
+                from hotato.runs.fleet import hex_id
 
                 try:  # hex as the specification says, or base64 as some exporters write
                     v = base64.b64encode(bytes.fromhex(hex_id(v))).decode()

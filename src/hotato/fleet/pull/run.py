@@ -118,18 +118,15 @@ def _identify(source: Source, call: Any) -> Called:
 
 
 def _write_call(folder: Path, vendor: str, call: dict[str, Any], called: Called) -> None:
-    from hotato.evidence.ingest import ingest
+    from hotato.runs.fleet import ingest_export
 
     folder.mkdir(parents=True, exist_ok=True)
     write_atomic(folder / "trace.json", msgspec.json.encode(call))
     transcript = folder / "transcript.json"
     # no spoken text, or a malformed export: no transcript (grading refuses the export itself)
     with tempfile.TemporaryDirectory() as scratch, contextlib.suppress(InputError):
-        ingest(
-            folder / "trace.json",
-            fmt=vendor,
-            out=Path(scratch) / "trace.jsonl",
-            transcript_out=transcript,
+        ingest_export(
+            str(folder / "trace.json"), vendor, str(Path(scratch) / "trace.jsonl"), str(transcript)
         )
     meta = {
         "vendor": vendor,
