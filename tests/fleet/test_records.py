@@ -106,3 +106,11 @@ def test_a_record_becomes_its_row_and_its_table() -> None:
         variables={},
     )
     assert table([result], result_schema()).to_pylist()[0]["evidence"] == ["t_1"]
+
+
+def test_the_diff_text_names_its_alpha() -> None:
+    from hotato.model.fleet import Diff
+    from hotato.report.fleet_text import diff_text
+
+    diff = Diff(before="a", after="b", alpha=0.05, assertions=[], changed_calls=0, calls=[])
+    assert "two-proportion z-test (alpha 0.05)" in diff_text(diff)

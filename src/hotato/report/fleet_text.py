@@ -79,7 +79,7 @@ def diff_text(diff: Diff) -> str:
         )
     lines = [
         f"fleet diff {one_line(diff.before)} -> {one_line(diff.after)}: pass rates "
-        "compared with a two-proportion z-test (alpha {doc['alpha']}); INCONCLUSIVE left out",
+        f"compared with a two-proportion z-test (alpha {diff.alpha}); INCONCLUSIVE left out",
         "",
         *_table(rows),
         "",
