@@ -63,6 +63,7 @@ def _parquet(path: Path, n: int = ROWS) -> None:
 @pytest.mark.parametrize(
     ("suffix", "write"), [("jsonl", _jsonl), ("csv", _csv), ("parquet", _parquet)]
 )
+@pytest.mark.slow
 def test_a_large_manifest_is_checked_and_read_in_flat_memory(
     tmp_path: Path, suffix: str, write: Callable[[Path, int], None]
 ) -> None:
@@ -97,6 +98,7 @@ def test_a_repeated_call_id_is_still_found_and_named(tmp_path: Path) -> None:
     assert refused.value.problems[0].file == f"{source}:701"
 
 
+@pytest.mark.slow
 def test_the_resume_index_of_a_large_folder_is_on_disk(tmp_path: Path) -> None:
     out = tmp_path / "r"
     meta = RunMeta(run_id="r1", assertions="a.yaml", assertions_digest="d", calls="c", total=60_000)

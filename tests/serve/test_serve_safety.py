@@ -94,6 +94,7 @@ def test_bearer_token_guards_calls_pages_and_metrics(
     assert client.get("/healthz").json() == {"ok": True, "pending": 1}
 
 
+@pytest.mark.slow
 def test_vapi_verification(tmp_path: Path, assertions: Path, secrets: None) -> None:
     client = _client(tmp_path, assertions, vapi_secret_env="T_VAPI")
     body = vapi_body("v1")
@@ -144,6 +145,7 @@ def test_retell_verification_with_the_sdk_signature(
     assert ok.json() == {"status": "accepted", "call_id": "r1"}
 
 
+@pytest.mark.slow
 def test_vendor_endpoints_without_a_secret_are_off_away_from_loopback(
     tmp_path: Path, assertions: Path, secrets: None
 ) -> None:
@@ -183,6 +185,7 @@ def test_backpressure_is_503_with_retry_after(tmp_path: Path, assertions: Path) 
     assert not (tmp_path / "results/spool/calls" / "c2").exists()
 
 
+@pytest.mark.slow
 def test_metrics_parse_and_no_secret_in_pages_metrics_or_logs(
     tmp_path: Path, assertions: Path, secrets: None, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -237,6 +240,7 @@ def test_malformed_bodies_are_400_and_kept_nowhere(
     assert list((tmp_path / "results/spool/calls").iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_slow_client_is_cut_off(tmp_path: Path, assertions: Path) -> None:
     srv = Server(tmp_path / "results", assertions, "--body-timeout", "0.5").start()
     try:
