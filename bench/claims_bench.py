@@ -95,6 +95,7 @@ CORPORA = (
     ("calls_holdout6.yaml", "LLM-agent benchmark style, measured blind, then tuned against"),
     ("calls_holdout7.yaml", "voice and LLM style, measured blind, then tuned against"),
     ("calls_holdout8.yaml", "voice and LLM style, measured blind"),
+    ("calls_holdout9.yaml", "voice and LLM style, measured blind"),
 )
 
 # Services of claims-dev-full held back while the checker was tuned: their figures are the

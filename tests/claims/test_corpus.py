@@ -100,6 +100,7 @@ def test_full_development_set_floor_with_its_catalogs() -> None:
         ("calls_holdout6.yaml", (0.90, 0.90, 0.72, 0.04)),
         ("calls_holdout7.yaml", (0.96, 0.83, 0.60, 0.14)),
         ("calls_holdout8.yaml", (0.98, 0.66, 0.50, 0.31)),
+        ("calls_holdout9.yaml", (0.93, 0.85, 0.68, 0.23)),
     ],
 )
 def test_llm_and_voice_agent_calls_floor(
