@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hotato.model.errors import InputError
-from hotato.model.fleet import CallCounts, Rate, Summary
+from hotato.model.fleet import CallCounts, CallRecord, Rate, ResultRecord, Summary, columns
 
 __all__ = ["GROUPS", "CallCounts", "Rate", "Summary", "summarize"]
 
@@ -75,37 +75,11 @@ class _Guarded:
             ) from None
 
 
-# What the summaries, the diff and the page read (never `variables`, whose type is a run's own).
+# What the summaries, the diff and the page read: every column of each table's record but
+# `variables`, whose type is a run's own.
 COLUMNS = {
-    "results": [
-        "run_id",
-        "call_id",
-        "input_digest",
-        "assertion_id",
-        "kind",
-        "dimension",
-        "deterministic",
-        "status",
-        "reason",
-        "skipped",
-        "observed",
-        "evidence",
-        "agent",
-        "started_at",
-    ],
-    "calls": [
-        "run_id",
-        "call_id",
-        "input_digest",
-        "status",
-        "message",
-        "exit_code",
-        "pass",
-        "fail",
-        "inconclusive",
-        "agent",
-        "started_at",
-    ],
+    table: [name for name, _ in columns(record) if name != "variables"]
+    for table, record in (("results", ResultRecord), ("calls", CallRecord))
 }
 
 
