@@ -88,37 +88,55 @@ def app(config: ServeConfig) -> Any:
         status = await svc.accept(header, body)
         return JSONResponse({"status": status, "call_id": header.call_id})
 
-    async def vapi(request: Request) -> Response:
+    async def vendor(
+        request: Request,
+        source: str,
+        secret: str | None,
+        verified: Any,
+        read: Any,
+        off: str,
+        unverified: str,
+        what: str,
+    ) -> Response:
+        """A vendor's webhook: off away from loopback without its secret, verified when it has
+        one, then read into a call to grade (or an event acknowledged and ignored)."""
         body = await body_of(request)
-        secret = svc.secrets.vapi
         if secret is None and not svc.loopback:
-            raise Reject(403, "the Vapi endpoint is off: start with --vapi-secret-env", "off")
-        if secret is not None and not verify.vapi_ok(request.headers, body, secret):
-            raise Reject(401, "the Vapi credential or signature does not verify", "unverified")
+            raise Reject(403, off, "off")
+        if secret is not None and not verified(request.headers, body, secret):
+            raise Reject(401, unverified, "unverified")
         try:
-            parsed = intake.vapi(body, mapping)
+            parsed = read(body, mapping)
         except intake.Refused as exc:
             raise refused(exc) from None
         if isinstance(parsed, intake.Ignored):
-            svc.metrics.ignored.labels("vapi").inc()
-            return JSONResponse({"status": "ignored", "type": parsed.what})
+            svc.metrics.ignored.labels(source).inc()
+            return JSONResponse({"status": "ignored", what: parsed.what})
         return await ack(parsed, body)
 
+    async def vapi(request: Request) -> Response:
+        return await vendor(
+            request,
+            "vapi",
+            svc.secrets.vapi,
+            verify.vapi_ok,
+            intake.vapi,
+            "the Vapi endpoint is off: start with --vapi-secret-env",
+            "the Vapi credential or signature does not verify",
+            "type",
+        )
+
     async def retell(request: Request) -> Response:
-        body = await body_of(request)
-        key = svc.secrets.retell
-        if key is None and not svc.loopback:
-            raise Reject(403, "the Retell endpoint is off: start with --retell-key-env", "off")
-        if key is not None and not verify.retell_ok(request.headers, body, key):
-            raise Reject(401, "x-retell-signature does not verify", "unverified")
-        try:
-            parsed = intake.retell(body, mapping)
-        except intake.Refused as exc:
-            raise refused(exc) from None
-        if isinstance(parsed, intake.Ignored):
-            svc.metrics.ignored.labels("retell").inc()
-            return JSONResponse({"status": "ignored", "event": parsed.what})
-        return await ack(parsed, body)
+        return await vendor(
+            request,
+            "retell",
+            svc.secrets.retell,
+            verify.retell_ok,
+            intake.retell,
+            "the Retell endpoint is off: start with --retell-key-env",
+            "x-retell-signature does not verify",
+            "event",
+        )
 
     async def calls(request: Request) -> Response:
         body = await body_of(request)
