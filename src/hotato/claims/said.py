@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from hotato.claims.agree import fold, role_words
 from hotato.claims.entities import Entity, extract_entities
@@ -44,6 +45,12 @@ _AFFIRMED = re.compile(
 )
 
 
+@lru_cache(maxsize=512)
+def _entities(text: str) -> tuple[Entity, ...]:
+    """A turn's entities, read once: a read-back is read again for every claim after it."""
+    return tuple(extract_entities(text))
+
+
 def _is_readback(turns: Sequence[Turn], i: int, packs: PackSet) -> bool:
     """An agent turn that asks, that asks for confirmation, or that the caller then affirms."""
     return (turns[i].role == "agent" and "?" in turns[i].text) or confirmed(turns, i, packs)
@@ -77,7 +84,7 @@ def said_for(
             roles[id(e)] = role_words(claim_text, e.span[0], e.kind, e.text)
     sentence = claim.entities[0].span[0] if claim.entities else claim.span[0]
     before: dict[str, list[Entity]] = {}  # "table for two at eight. okay, you're booked"
-    for e in extract_entities(claim_text[: min(sentence, claim.span[0])]):
+    for e in _entities(claim_text[: min(sentence, claim.span[0])]):
         if e.span[0] >= after:
             before.setdefault(e.kind, []).append(e)
             roles[id(e)] = role_words(claim_text, e.span[0], e.kind, e.text)
@@ -95,7 +102,7 @@ def said_for(
     ]
     for i in sources:  # in order: a later read-back, or the caller's correction, replaces
         found: dict[str, list[Entity]] = {}
-        for e in extract_entities(turns[i].text):
+        for e in _entities(turns[i].text):
             found.setdefault(e.kind, []).append(e)
             roles[id(e)] = role_words(turns[i].text, e.span[0], e.kind, e.text)
         context.update(found)
