@@ -161,12 +161,37 @@ def speaks_of(claim_text: str, tool: Tool) -> bool:
     return bool(terms(claim_text) & (tool.terms - _GENERIC))
 
 
+# Actions that come to the same thing for a claim said in other words than the tool's name:
+# "you're booked" of `appointment_create`, "I've added a credit" of `ledger_post`. Undoing,
+# changing, paying, refunding and sending stay apart from making and from each other.
+_FAMILIES = {
+    stem(word): family
+    for family, group in (
+        ("make", "book create add post place order register enroll sign issue open start "
+         "plan request apply submit assign renew activate enable record mark log save "
+         "file rsvp subscribe invite accept approve grant launch rent"),
+        ("undo", "cancel remove delete revoke terminate void stop end close disable deactivate "
+         "unsubscribe withdraw decline reject"),
+        ("change", "change update modify move reschedule upgrade downgrade replace exchange "
+         "adjust increase decrease reset switch edit rebook"),
+        ("pay", "pay charge debit deposit buy purchase"),
+        ("refund", "refund credit return waive"),
+        ("send", "send share notify forward reply email text message"),
+    )
+    for word in group.split()
+}  # fmt: skip
+
+
+def _family(verb: str) -> str:
+    return _FAMILIES.get(verb, verb)
+
+
 def speaks_of_other(claim_text: str, tool: Tool) -> bool:
-    """The claim says an action the tool's name does not lead with, while the tool's name
-    leads with one ("added the note" of `fee_charge`)."""
+    """The claim says an action of another kind than the one the tool's name leads with
+    ("added the note" of `fee_charge`; not "you're booked" of `appointment_create`)."""
     verb = _verb(tool.name)
     said = {stem(w) for w in _WORD.findall(claim_text.lower())} & _ACT_STEMS
-    return verb is not None and bool(said) and verb not in said
+    return verb is not None and bool(said) and _family(verb) not in {_family(v) for v in said}
 
 
 def only_of(claim_text: str, tool: Tool) -> bool:

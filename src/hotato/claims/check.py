@@ -309,6 +309,37 @@ class ClaimGrader:
             or not all(record.CODE.sub("", s.upper()) in returned for s in m["said"])
         ]
 
+    def _other_record(self, claim: Claim, span: Span) -> list[dict[str, Any]]:
+        """A record the claim names by its code ("the address on order #W8843120") that the
+        call it rests on never touched, while another call of the trace did: the action ran on
+        something else (the customer's default address, another order)."""
+        assert self.trace is not None
+        held = self._codes(span)
+        out = []
+        for e in claim.entities:
+            if e.kind != "id" or not claim.span[0] <= e.span[0] < claim.span[1]:
+                continue
+            code = record.CODE.sub("", str(e.value).upper())
+            if len(code) < 5 or not any(c.isdigit() for c in code):
+                continue
+            if any(code in h or h in code for h in held if len(h) >= 5):
+                continue
+            others = [
+                s
+                for s in self.trace.by_type.get("tool_call", [])
+                if s is not span and code in self._codes(s)
+            ]
+            if others:
+                out.append(
+                    {
+                        "kind": "id",
+                        "argument": "(no argument)",
+                        "said": [e.text],
+                        "executed": f"nothing naming it ({others[0].name} did)",
+                    }
+                )
+        return out
+
     def known_values(self) -> dict[str, set[str]]:
         """Every string value each argument or result field takes anywhere in the trace."""
         if self._known is None:
@@ -365,7 +396,11 @@ class ClaimGrader:
         fresh = [s for s in ok if self._used(s, claim) is None and not self._spent(s, claim)]
         checked: list[tuple[Span, list[dict[str, Any]]]] = []
         for span in reversed(fresh):
-            problems = record.denied(ctype, span) + self._disagree(ctype, span, said)
+            problems = (
+                record.denied(ctype, span)
+                + self._disagree(ctype, span, said)
+                + self._other_record(claim, span)
+            )
             if not problems:
                 return self._backed(claim, ctype, span, said)
             checked.append((span, problems))
@@ -568,8 +603,20 @@ class ClaimGrader:
     def _restated(
         self, claim: Claim, ctype: ClaimType, ok: list[Span], said: Said
     ) -> tuple[Status, str, list[str], dict[str, Any]] | None:
-        """A claim repeating one already backed, with no new read-back of the action since."""
-        for span in reversed(ok):
+        """A claim repeating one already backed, with no new read-back of the action since: by
+        a span of its aligned tools, or by whatever backed an earlier claim of its type (a
+        summary that restates, in other words, what a tool of another name did)."""
+        assert self.trace is not None
+        limit = record.turn_end(self.turns, claim.turn)
+        backed = {sid for sid, kind in self.ledger.used if kind == claim.type}
+        earlier = [
+            s
+            for s in self.trace.by_type.get("tool_call", [])
+            if s.id in backed and s not in ok and record.within(s, limit)
+        ]
+        if not record.SUMMARY.search(self.turns[claim.turn].text.lower()):
+            earlier = []
+        for span in [*reversed(ok), *earlier]:
             first = self._used(span, claim)
             if first is None:
                 continue
@@ -579,6 +626,9 @@ class ClaimGrader:
             if ctype.align and first == claim.turn and not shared:
                 continue
             named = by_words(claim.text, [], self.catalog, self.packs)
+            if span in earlier:  # a summary: only a tool that ran can be another one it names
+                ran = {s.name for s in self.trace.by_type.get("tool_call", [])}
+                named = [n for n in named if n in ran]
             if named and span.name not in named:
                 continue  # its own words name another tool ("and 1 bag has been added")
             anew = [t for t in self.readbacks.get(claim.type, []) if first < t < claim.turn]

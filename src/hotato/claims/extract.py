@@ -203,6 +203,8 @@ def claims_in_turn(
     intro_at = -1
     for s, e, sentence in spans:
         opens[s] = sentence
+        if folded[s] == "|":  # a row of a markdown table lists; it claims nothing
+            continue
         plain = _MARKUP.sub("", folded[s:e].lower())
         data = _PREAMBLE.sub(" ", _CONFIRMED.sub("confirmed", plain)).encode("utf-8")
         if packs.confirm is not None and packs.confirm.search(data):
