@@ -215,6 +215,20 @@ def _in_units(kind: str, key: str, value: Any) -> Any:
     return value
 
 
+def holds_amount(payload: Any, amount: Any) -> str | None:
+    """The field of a call's arguments or result that holds this amount ($15.00 in
+    `amount_cents: 1500`), or None."""
+    for key, value in flat_args(payload):
+        got = read_value("amount", value)
+        if (
+            got is not None
+            and not _COUNTISH.search(key.lower())
+            and _in_units("amount", key, got) == amount
+        ):
+            return key
+    return None
+
+
 def compared(ctype: ClaimType, arguments: Any, said: dict[str, list[Entity]]) -> list[str]:
     """The entity kinds a claim stated that the span's arguments hold: what "agrees" covers."""
     args = list(flat_args(arguments))
@@ -279,8 +293,8 @@ def disagreements(
                 "executed": show(kind, got),
             }
         )
-    if "id" not in ctype.agree:
-        out.extend(_by_shape(said.get("id", []), args, strict_codes))
+    if "id" not in ctype.agree or (ctype.align and not any(m["kind"] == "id" for m in out)):
+        out.extend(_by_shape(said.get("id", []), args, strict_codes))  # codes, by their shape
     if ctype.names is not None:
         for key, value in args:
             if not isinstance(value, str) or not ctype.names.search(key.lower().encode()):

@@ -186,6 +186,12 @@ def _family(verb: str) -> str:
     return _FAMILIES.get(verb, verb)
 
 
+def said_actions(text: str) -> frozenset[str]:
+    """The kinds of action a text says (see `_FAMILIES`): "charged" and "fee_charged" both
+    say pay."""
+    return frozenset(_family(stem(w)) for w in _WORD.findall(text.lower()) if stem(w) in _ACT_STEMS)
+
+
 def speaks_of_other(claim_text: str, tool: Tool) -> bool:
     """The claim says an action of another kind than the one the tool's name leads with
     ("added the note" of `fee_charge`; not "you're booked" of `appointment_create`)."""

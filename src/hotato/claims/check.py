@@ -26,8 +26,17 @@ from hotato.claims.agree import (
     disagreements,
     flat_args,
     fold,
+    holds_amount,
 )
-from hotato.claims.align import align, by_words, may_act, only_of, speaks_of, speaks_of_other
+from hotato.claims.align import (
+    align,
+    by_words,
+    may_act,
+    only_of,
+    said_actions,
+    speaks_of,
+    speaks_of_other,
+)
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace
 from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
@@ -422,7 +431,9 @@ class ClaimGrader:
             return repeat
         kind = ctype.description.rstrip(".").lower()
         if not spans:
-            done = self._turn_action(claim, ctype, limit, said)
+            done = self._turn_action(claim, ctype, limit, said) or self._side_effect(
+                claim, ctype, limit, said
+            )
             if done is not None:
                 return done
             return self._unbacked(claim, ctype, aligned, limit, said_doc)
@@ -492,6 +503,52 @@ class ClaimGrader:
             [s.id for s in calls][:5],
             {"executed": {"span": calls[0].id, "mismatches": problems}},
         )
+
+    def _side_effect(
+        self, claim: Claim, ctype: ClaimType, limit: float | None, said: Said
+    ) -> tuple[Status, str, list[str], dict[str, Any]] | None:
+        """An action that ran by the claim and whose record shows what the claim says as its
+        side effect, though no tool of the claim's kind ran: a fee "charged" that the
+        cancellation's result holds (`termination_fee_charged: 99.0`), a quote "emailed" that
+        the quote tool's result says it was (`emailed_to`), a credit "added" of the amount a
+        ledger call posted. Only a stated amount, or the claim's own action word in a result
+        field's name, counts."""
+        amounts = [
+            e.value
+            for e in claim.entities
+            if e.kind == "amount" and claim.span[0] <= e.span[0] < claim.span[1]
+        ]
+        verbs = said_actions(claim.text)
+        start = record.previous_caller_end(self.turns, claim.turn)
+        for span in reversed(self._acted_by(limit)):
+            recent = start is None or span.time is None or span.time >= start
+            if not recent and span.id not in self.ledger.first:
+                continue
+            result = span.read("result")
+            problems = self._disagree(ctype, span, said) + self._other_record(claim, span)
+            if problems:
+                continue
+            if amounts:
+                args = span.read("arguments")
+                where = [holds_amount(args, a) or holds_amount(result, a) for a in amounts]
+                if all(where):
+                    return _verdict(
+                        Status.PASS,
+                        f"{span.name} ran and succeeded; its {where[0]} holds the amount said",
+                        [span.id],
+                        {"side_effect": span.name},
+                    )
+                continue
+            fields = [k for k, v in flat_args(result) if v not in (None, False, "", 0)]
+            named = [k for k in fields if verbs & said_actions(k.replace("_", " "))]
+            if named:
+                return _verdict(
+                    Status.PASS,
+                    f"{span.name} ran and succeeded; its result's {named[0]} says it was done",
+                    [span.id],
+                    {"side_effect": span.name},
+                )
+        return None
 
     def _unbacked(
         self,
