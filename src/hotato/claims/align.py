@@ -169,7 +169,7 @@ _FAMILIES = {
     for family, group in (
         ("make", "book create add post place order register enroll sign issue open start "
          "plan request apply submit assign renew activate enable record mark log save "
-         "file rsvp subscribe invite accept approve grant launch rent"),
+         "file rsvp subscribe invite launch rent"),
         ("undo", "cancel remove delete revoke terminate void stop end close disable deactivate "
          "unsubscribe withdraw decline reject"),
         ("change", "change update modify move reschedule upgrade downgrade replace exchange "

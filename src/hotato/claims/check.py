@@ -37,7 +37,7 @@ from hotato.claims.align import (
     speaks_of,
     speaks_of_other,
 )
-from hotato.claims.catalog import Catalog, Tool, catalog_from_trace
+from hotato.claims.catalog import Catalog, Tool, catalog_from_trace, words
 from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
 from hotato.claims.pack import ClaimType, PackSet
@@ -78,6 +78,7 @@ class _Ledger:
     used: dict[tuple[str, str], int] = field(default_factory=dict)  # (span id, type) -> turn
     first: dict[str, int] = field(default_factory=dict)  # span id -> the first turn it backed
     bare: set[str] = field(default_factory=set)  # spans first backing a claim not naming them
+    acts: dict[str, set[str]] = field(default_factory=dict)  # span id -> actions its claims said
 
 
 def candidates(ctype: ClaimType, trace: Trace, tools: Sequence[str]) -> list[Span]:
@@ -202,6 +203,7 @@ class ClaimGrader:
 
     def _use(self, span: Span, claim: Claim) -> None:
         self.ledger.used[(span.id, claim.type)] = claim.turn
+        self.ledger.acts.setdefault(span.id, set()).update(said_actions(claim.text))
         if span.id not in self.ledger.first:
             self.ledger.first[span.id] = claim.turn
             if not speaks_of(claim.text, self._tool(span.name)):  # "that one went through"
@@ -426,7 +428,7 @@ class ClaimGrader:
                     "executed": {"span": span.id, "mismatches": problems},
                 },
             )
-        repeat = self._restated(claim, ctype, ok, said)
+        repeat = self._restated(claim, ctype, ok, said) or self._same_turn(claim, ctype, said)
         if repeat is not None:
             return repeat
         kind = ctype.description.rstrip(".").lower()
@@ -504,6 +506,20 @@ class ClaimGrader:
             {"executed": {"span": calls[0].id, "mismatches": problems}},
         )
 
+    @staticmethod
+    def _amounts(claim: Claim) -> list[Any]:
+        """The amounts the claim's own sentence states."""
+        return [
+            e.value
+            for e in claim.entities
+            if e.kind == "amount" and claim.span[0] <= e.span[0] < claim.span[1]
+        ]
+
+    def _holds_amounts(self, claim: Claim, span: Span) -> bool:
+        """Every amount the claim's own sentence states is one the call was given or returned."""
+        args, result = span.read("arguments"), span.read("result")
+        return all(holds_amount(args, a) or holds_amount(result, a) for a in self._amounts(claim))
+
     def _side_effect(
         self, claim: Claim, ctype: ClaimType, limit: float | None, said: Said
     ) -> tuple[Status, str, list[str], dict[str, Any]] | None:
@@ -513,11 +529,7 @@ class ClaimGrader:
         the quote tool's result says it was (`emailed_to`), a credit "added" of the amount a
         ledger call posted. Only a stated amount, or the claim's own action word in a result
         field's name, counts."""
-        amounts = [
-            e.value
-            for e in claim.entities
-            if e.kind == "amount" and claim.span[0] <= e.span[0] < claim.span[1]
-        ]
+        amounts = self._amounts(claim)
         verbs = said_actions(claim.text)
         start = record.previous_caller_end(self.turns, claim.turn)
         for span in reversed(self._acted_by(limit)):
@@ -529,12 +541,10 @@ class ClaimGrader:
             if problems:
                 continue
             if amounts:
-                args = span.read("arguments")
-                where = [holds_amount(args, a) or holds_amount(result, a) for a in amounts]
-                if all(where):
+                if self._holds_amounts(claim, span):
                     return _verdict(
                         Status.PASS,
-                        f"{span.name} ran and succeeded; its {where[0]} holds the amount said",
+                        f"{span.name} ran and succeeded; it holds the amount said",
                         [span.id],
                         {"side_effect": span.name},
                     )
@@ -696,6 +706,40 @@ class ClaimGrader:
             return _verdict(
                 Status.PASS,
                 f"repeats the claim at t_{first}, backed by {span.name or span.type}",
+                [span.id],
+                {},
+            )
+        return None
+
+    def _same_turn(
+        self, claim: Claim, ctype: ClaimType, said: Said
+    ) -> tuple[Status, str, list[str], dict[str, Any]] | None:
+        """A claim saying again, in other words, what an action backing an earlier claim of its
+        own turn did ("Your order has been upgraded! Your items have been upgraded to: ..."),
+        when no fresh action answers to it and it says no other kind of action."""
+        assert self.trace is not None
+        mine = {sid for (sid, _), turn in self.ledger.used.items() if turn == claim.turn}
+        ran = {s.name for s in self.trace.by_type.get("tool_call", [])}
+        named = [n for n in by_words(claim.text, [], self.catalog, self.packs) if n in ran]
+        for span in reversed(self.trace.by_type.get("tool_call", [])):
+            if span.id not in mine or (named and span.name not in named):
+                continue
+            tool = self._tool(span.name)
+            said_acts = said_actions(claim.text)
+            if said_acts and not said_acts & said_actions(" ".join(words(tool.name))):
+                continue  # "1 bag has been added" of `update_reservation_flights`
+            before = self.ledger.acts.get(span.id, set())
+            if said_acts and before and not said_acts & before:
+                continue  # "I've approved the brake job and added the oil change": two
+            if not said_acts and not speaks_of(claim.text, tool):
+                continue
+            if self._disagree(ctype, span, said) or self._other_record(claim, span):
+                continue
+            if not self._holds_amounts(claim, span):
+                continue
+            return _verdict(
+                Status.PASS,
+                f"says again what {span.name} did for an earlier claim of t_{claim.turn}",
                 [span.id],
                 {},
             )
