@@ -27,6 +27,7 @@ from hotato.claims.agree import (
     flat_args,
     fold,
     holds_amount,
+    read_value,
 )
 from hotato.claims.align import (
     align,
@@ -510,7 +511,7 @@ class ClaimGrader:
     def _amounts(claim: Claim) -> list[Any]:
         """The amounts the claim's own sentence states."""
         return [
-            e.value
+            read_value("amount", e.value)
             for e in claim.entities
             if e.kind == "amount" and claim.span[0] <= e.span[0] < claim.span[1]
         ]
@@ -541,7 +542,14 @@ class ClaimGrader:
             if problems:
                 continue
             if amounts:
-                if self._holds_amounts(claim, span):
+                args = span.read("arguments")
+                keys = [holds_amount(args, a) or holds_amount(result, a) for a in amounts]
+                # the amount alone backs it when the tool does this kind of action, or the
+                # field holding it says the claimed one (`termination_fee_charged`)
+                kind_ok = not speaks_of_other(claim.text, self._tool(span.name)) or all(
+                    k and verbs & said_actions(k.replace("_", " ")) for k in keys
+                )
+                if all(keys) and kind_ok:
                     return _verdict(
                         Status.PASS,
                         f"{span.name} ran and succeeded; it holds the amount said",
