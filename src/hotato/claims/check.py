@@ -683,7 +683,12 @@ class ClaimGrader:
         summary that restates, in other words, what a tool of another name did)."""
         assert self.trace is not None
         limit = record.turn_end(self.turns, claim.turn)
-        backed = {sid for sid, kind in self.ledger.used if kind == claim.type}
+        acts = said_actions(claim.text)
+        backed = {  # what backed an earlier claim of its type, or of the action it says
+            sid
+            for sid, kind in self.ledger.used
+            if kind == claim.type or (acts and acts & self.ledger.acts.get(sid, set()))
+        }
         earlier = [
             s
             for s in self.trace.by_type.get("tool_call", [])
@@ -693,7 +698,9 @@ class ClaimGrader:
             earlier = []
         for span in [*reversed(ok), *earlier]:
             first = self._used(span, claim)
-            if first is None:
+            if first is None and span in earlier:
+                first = self.ledger.first.get(span.id)
+            if first is None or (span in earlier and first >= claim.turn):
                 continue
             # two actions of no type named in one turn are two actions, unless the first said
             # no action ("Done.") and this one says the tool's own action alone
