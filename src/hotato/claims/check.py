@@ -741,7 +741,8 @@ class ClaimGrader:
                 continue
             tool = self._tool(span.name)
             said_acts = said_actions(claim.text)
-            if said_acts and not said_acts & said_actions(" ".join(words(tool.name))):
+            tool_acts = said_actions(" ".join(words(tool.name)))
+            if said_acts and tool_acts and not said_acts & tool_acts:
                 continue  # "1 bag has been added" of `update_reservation_flights`
             before = self.ledger.acts.get(span.id, set())
             if said_acts and before and not said_acts & before:

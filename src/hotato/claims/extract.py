@@ -72,6 +72,43 @@ _MARKUP = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)|`+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
+# A line of a list or a summary that reports a change without a verb of its own: "June 18
+# appointment cancelled", "✅ Visitor passes created for plate 8KLM203", "$38.99 refunded for
+# order ORD-55810", "snapshot snap-31c07 taken". Read only in a listed line (a bullet, a check
+# mark, a number, or a sentence of a turn after its "Summary:" / "Recap:").
+_LISTED = re.compile(r"^\s*(?:[-*\u2022\u2705\u2714\u2611]|\d+[.)]\s|(?:summary|recap)\b)")
+_SUMMARY_START = re.compile(r"^\W*(?:summary|recap|to recap|to summari[sz]e)\b")
+_TELEGRAPH = re.compile(
+    r"^\W*(?:(?:summary|recap)\W+)?(?:[\w$#.,'/&-]+\s+){1,6}?"
+    r"(?:[a-z]{3,}(?<!e)ed|taken|sent|made|paid|done|frozen|given|bought|set up|put in|written)"
+    r"(?:\s+(?:to|from|for|on|in|at|with|and|until|via|through|as|into)\b|\W*$)"
+)
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will|would|can|could|should|i|we|you|it|they|"
+    r"do|does|did|not|no|if|when|once)\b"
+)
+_CHECKED = re.compile(r"^\s*[\u2705\u2714\u2611]")
+
+
+_OPTION = re.compile(
+    r"^\W*(?:\d+[.)]\s*)?(?:keep|choose|pick|use|get|go|try|let|make|book|cancel|change|add|"
+    r"remove|select|confirm|call|send|pay|leave|move|upgrade|return|exchange|request|ask)\b"
+)
+_LABEL = re.compile(r"^\W*[a-z][a-z ]{0,30}:")
+
+
+def telegraph(text: str) -> bool:
+    """A listed line that reports a change in a few words (see `_TELEGRAPH`), or one a check
+    mark opens; not an option offered ("- Keep the flight as booked") nor a labelled field
+    ("✅ Order status: exchange requested")."""
+    if _OPTION.match(text):
+        return False
+    m = _TELEGRAPH.match(text)
+    if m is None:
+        return bool(_CHECKED.match(text)) and not _LABEL.match(text)
+    return _FINITE.search(text[: m.end()]) is None
+
+
 class Claim(msgspec.Struct, frozen=True, kw_only=True):
     turn: int  # 0-based position of the turn in the transcript
     span: tuple[int, int]  # characters of the turn's text
@@ -195,17 +232,21 @@ def claims_in_turn(
     text = turn.text
     folded = text.translate(_QUOTES)
     found: list[tuple[tuple[int, int], ClaimType, str]] = []
+    listed: set[int] = set()  # starts of claims in a listed line: their values end with it
     bare: list[tuple[tuple[int, int], ClaimType, str]] = []
     opens: dict[int, int] = {}  # clause start -> its sentence's start
     spoken: list[str] = []
     spans = sentences(folded)
     confirm_at = -1
     intro_at = -1
+    summing = False  # after a "Summary:" every sentence of the turn is a listed line
+    generic = next((t for t in packs.types if t.align), None)
     for s, e, sentence in spans:
         opens[s] = sentence
         if folded[s] == "|":  # a row of a markdown table lists; it claims nothing
             continue
         plain = _MARKUP.sub("", folded[s:e].lower())
+        summing = summing or bool(_SUMMARY_START.match(plain))
         data = _PREAMBLE.sub(" ", _CONFIRMED.sub("confirmed", plain)).encode("utf-8")
         if packs.confirm is not None and packs.confirm.search(data):
             confirm_at = s
@@ -214,17 +255,23 @@ def claims_in_turn(
         hits = types_in(data, packs)
         if hits and all(t.align for t, _ in hits) and _bare_fits(data, packs, spoken, recent):
             hits = []  # "It went through." speaks of the action named just before
+        short = (summing or _LISTED.match(plain)) and telegraph(plain)
+        if short and not hits and generic is not None:
+            hits = [(generic, frozenset())]
         for ctype, own in hits:
             polarity = polarity_of(ctype, data, packs, own)
             if polarity == "done" and _WILL_HAVE.search(plain):
                 polarity = "promised"
+            if polarity in (None, "promised") and short and not _WILL_HAVE.search(plain):
+                polarity = "done"  # "Permit moved to 9RTP557": a listed line says it is done
             if polarity is not None:
                 found.append(((s, e), ctype, polarity))
+                if short or _LISTED.match(plain):
+                    listed.add(s)
             if polarity != "done":  # offered, asked or read back: a bare "done" may follow
                 spoken.insert(0, ctype.name)
         if not hits and packs.bare is not None and packs.bare.search(data):
             context = [*spoken, *recent]
-            generic = next((t for t in packs.types if t.align), None)
             if context or generic is not None:  # no action named before: the catalog decides
                 ctype = packs.by_name[context[0]] if context else generic  # type: ignore[assignment]
                 assert ctype is not None
@@ -243,6 +290,9 @@ def claims_in_turn(
     for (s, e), ctype, polarity in found:
         i = bisect.bisect_right(starts, s)
         stop = starts[i] if i < len(starts) else len(text)
+        if s in listed:
+            line_end = text.find("\n", e)
+            stop = min(stop, line_end if line_end >= 0 else len(text))
         j = bisect.bisect_left(starts, s)
         # from the start of its sentence (after any claim before it) to the next claim
         begin = max(opens[s], starts[j - 1] + 1 if j else 0)
