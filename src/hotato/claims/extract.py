@@ -94,6 +94,12 @@ _OPTION = re.compile(
     r"^\W*(?:\d+[.)]\s*)?(?:keep|choose|pick|use|get|go|try|let|make|book|cancel|change|add|"
     r"remove|select|confirm|call|send|pay|leave|move|upgrade|return|exchange|request|ask)\b"
 )
+# Participles that describe a thing, or a state the record shows, not a change just made.
+_STATE_WORD = re.compile(
+    r"\b(?:associated|linked|related|located|based|called|named|listed|used|needed|required|"
+    r"expected|estimated|detailed|selected|preferred|owned|shipped|delivered|received|"
+    r"scheduled to|allowed|covered|included|excluded|limited|discounted)\b"
+)
 _LABEL = re.compile(r"^\W*[a-z][a-z ]{0,30}:")
 
 
@@ -104,6 +110,8 @@ def telegraph(text: str) -> bool:
     if _OPTION.match(text):
         return False
     m = _TELEGRAPH.match(text)
+    if m is not None and _STATE_WORD.search(m.group(0)):
+        return False
     if m is None:
         return bool(_CHECKED.match(text)) and not _LABEL.match(text)
     return _FINITE.search(text[: m.end()]) is None
