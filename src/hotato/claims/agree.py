@@ -215,6 +215,50 @@ def _in_units(kind: str, key: str, value: Any) -> Any:
     return value
 
 
+# Result fields that say when the record was written, not what was done.
+_STAMP = re.compile(r"creat|updat|modif|stamp|now|expir|issued|submitted|received|_at$|^at$")
+_RESULT_KINDS = ("date", "time", "count")
+# Result fields that say what the action was for (when it takes place, for how many), not
+# what may follow it (`expected_resolution_date`, `valid_from`, `due_date`).
+_RESULT_ROLE = re.compile(
+    r"^(?:new_)?(?:start|starts|start_time|begin|time|date|datetime|slot|when|day|nights|"
+    r"quantity|qty|count|seats|tickets|guests|party_size)$"
+)
+
+
+def with_result(
+    ctype: ClaimType, arguments: Any, result: Any, kinds: frozenset[str] = frozenset()
+) -> Any:
+    """The arguments, and what the result says of a kind of value (of `kinds`, those the claim
+    itself states) they do not hold: a booking made by `slot_id` whose result gives its
+    `start` is compared on the time the claim says. Fields that stamp the record
+    (`created_at`) are left out."""
+    if not isinstance(result, dict):
+        return arguments
+    args = list(flat_args(arguments))
+    missing = [
+        kind
+        for kind in _RESULT_KINDS
+        if kind in kinds
+        and (pattern := ctype.agree.get(kind)) is not None
+        and not _holding(kind, pattern, args)
+    ]
+    kept = {
+        k: v
+        for k, v in result.items()
+        if not _STAMP.search(k.lower())
+        and _RESULT_ROLE.search(k.lower())
+        and any(
+            (pattern := ctype.agree.get(kind)) is not None and _holding(kind, pattern, [(k, v)])
+            for kind in missing
+        )
+    }
+    if not kept:
+        return arguments
+    base = arguments if isinstance(arguments, dict) else {}
+    return {**base, "result": kept}
+
+
 def holds_amount(payload: Any, amount: Any) -> str | None:
     """The field of a call's arguments or result that holds this amount ($15.00 in
     `amount_cents: 1500`), or None."""

@@ -28,6 +28,7 @@ from hotato.claims.agree import (
     fold,
     holds_amount,
     read_value,
+    with_result,
 )
 from hotato.claims.align import (
     align,
@@ -301,7 +302,7 @@ class ClaimGrader:
         choices = by_enum(tool.enums, span.read("arguments"), said.context) if tool else []
         found = choices + disagreements(
             ctype,
-            span.read("arguments"),
+            with_result(ctype, span.read("arguments"), span.read("result"), said.own),
             said.entities,
             self.spoken,
             said.context,
