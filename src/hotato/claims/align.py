@@ -167,7 +167,7 @@ def speaks_of(claim_text: str, tool: Tool) -> bool:
 _FAMILIES = {
     stem(word): family
     for family, group in (
-        ("make", "book create add post place order register enroll sign issue open start "
+        ("make", "book create add post place order register enroll sign issue open start generate "
          "plan request apply submit assign renew activate enable record mark log save "
          "file rsvp subscribe invite launch rent"),
         ("undo", "cancel remove delete revoke terminate void stop end close disable deactivate "

@@ -52,7 +52,7 @@ ACT_WORDS = frozenset(
         "reject log record mark clear end launch accept decline invite reply forward "
         "upload grant revoke enable disable turn switch put void terminate handoff "
         "reorder rebook confirm dispute waive adjust increase decrease extend pause "
-        "resume suspend"
+        "resume suspend generate"
     )
 )
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -154,11 +154,17 @@ def stem(word: str) -> str:
     return _SAME_ACTION.get(word, word)
 
 
+# Reads that are also things a tool may make: `quote_generate` makes a quote.
+_NOUN_READS = word_set("quote estimate status balance summary history details detail info policy")
+
+
 def classify(name: str, description: str) -> tuple[bool | None, str]:
     """Mutating (True), reading (False) or unknown (None), and why."""
     named = words(name)
     if named and named[0] in ACT_WORDS:
         return True, f"its name starts with the action {named[0]!r}"
+    if len(named) > 1 and named[0] in _NOUN_READS and named[-1] in ACT_WORDS:
+        return True, f"its name is a thing, then the action {named[-1]!r}"  # quote_generate
     if named and named[0] in READ_WORDS:
         return False, f"its name starts with the read {named[0]!r}"
     reads = [w for w in named if w in READ_WORDS]

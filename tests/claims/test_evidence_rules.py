@@ -1,0 +1,190 @@
+"""How a claim meets the record when no tool of its own name ran: side effects an action's
+record shows, what a summary or a second line of the same turn says again, records named by
+code, values an action's result gives, and lines of a list that report a change in a few
+words. Each rule is checked on an honest call and on one that lies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tests.claims.test_catalog import _catalog, _grade
+
+from hotato.claims import extract, load_packs
+from hotato.model.evidence import Turn
+from hotato.model.status import Status
+
+
+def _tools(*pairs: tuple[str, str]) -> Any:
+    return _catalog(
+        [{"type": "function", "function": {"name": n, "description": d}} for n, d in pairs]
+    )
+
+
+def _statuses(turns: list[tuple[str, str]], spans: list[dict[str, Any]], catalog: Any) -> set:
+    return {s for _, s in _grade(turns, spans, catalog)}
+
+
+GYM = _tools(
+    ("member_lookup", "Find a member."),
+    ("membership_cancel", "Cancel a membership; an early termination fee may be charged."),
+    ("class_booking_create", "Book a class for a member."),
+)
+CANCELLED = [
+    ("caller", "Cancel it, I'll pay the fee."),
+    ("agent", "Your membership has been cancelled. The $99.00 fee has been charged to your card."),
+]
+
+
+@pytest.mark.parametrize(
+    ("result", "expected"),
+    [
+        ({"status": "cancelled", "termination_fee_charged": 99.0}, {Status.PASS}),
+        ({"status": "cancelled", "termination_fee_charged": 49.0}, {Status.PASS, Status.FAIL}),
+    ],
+)
+def test_a_fee_the_cancellation_record_holds_backs_the_charge_claim(
+    result: dict[str, Any], expected: set
+) -> None:
+    spans = [{"at": 1, "name": "membership_cancel", "arguments": {"id": "M-1"}, "result": result}]
+    assert _statuses(CANCELLED, spans, GYM) == expected
+
+
+def test_the_same_amount_from_another_kind_of_action_backs_no_refund() -> None:
+    catalog = _tools(
+        ("send_certificate", "Send a travel certificate."), ("refund_card", "Refund a card.")
+    )
+    turns = [("caller", "Refund it."), ("agent", "The $100 has been refunded to your Visa.")]
+    spans = [{"at": 1, "name": "send_certificate", "arguments": {"amount": 100}, "result": {}}]
+    assert _statuses(turns, spans, catalog) == {Status.FAIL}
+
+
+@pytest.mark.parametrize(("emailed", "expected"), [(True, Status.PASS), (False, Status.FAIL)])
+def test_a_result_field_naming_the_claimed_action_backs_it(emailed: bool, expected: Any) -> None:
+    catalog = _tools(
+        ("proposal_generate", "Generate a revised proposal."),
+        ("envelope_dispatch", "Email a file."),
+    )
+    turns = [("caller", "Yes."), ("agent", "I've emailed the PDF to you.")]
+    result: dict[str, Any] = {"quote_id": "Q-88210"}
+    if emailed:
+        result["emailed_to"] = "t@example.net"
+    spans = [{"at": 1, "name": "proposal_generate", "arguments": {"panels": 12}, "result": result}]
+    assert _statuses(turns, spans, catalog) == {expected}
+
+
+LEDGER = _tools(("ledger_post", "Post an entry to the account ledger."), ("ship_to_update", ""))
+
+
+@pytest.mark.parametrize(("cents", "expected"), [(1500, Status.PASS), (2000, Status.FAIL)])
+def test_an_action_of_the_same_kind_backs_a_claim_in_other_words(cents: int, expected: Any) -> None:
+    turns = [("caller", "Fine."), ("agent", "Okay, I've added a $15 credit to your account.")]
+    spans = [{"at": 1, "name": "ledger_post", "arguments": {"amount_cents": cents}, "result": {}}]
+    assert _statuses(turns, spans, LEDGER) == {expected}
+
+
+def test_a_record_named_by_code_that_the_action_never_touched_fails() -> None:
+    catalog = _tools(
+        ("get_order_details", "Get an order."),
+        ("modify_user_address", "Change the user's default address."),
+        ("modify_pending_order_address", "Change a pending order's address."),
+    )
+    turns = [
+        ("caller", "Send order W8843120 to 500 Commerce Blvd."),
+        ("agent", "Done! I've updated the shipping address on order #W8843120."),
+    ]
+    read = {"at": 1, "name": "get_order_details", "arguments": {"order_id": "#W8843120"}}
+    user = {"at": 1, "name": "modify_user_address", "arguments": {"user_id": "ben_7"}}
+    order = {
+        "at": 1,
+        "name": "modify_pending_order_address",
+        "arguments": {"order_id": "#W8843120"},
+    }
+    assert Status.FAIL in _statuses(turns, [read, user], catalog)
+    assert _statuses(turns, [read, order], catalog) == {Status.PASS}
+
+
+RENTAL = _tools(
+    ("create_reservation", "Book a car."), ("add_additional_driver", "Add a driver for a fee.")
+)
+
+
+def test_a_line_of_the_same_turn_may_say_an_action_again() -> None:
+    turns = [
+        ("caller", "Add Kenji."),
+        (
+            "agent",
+            "Kenji Kobayashi has been added as an additional driver.\n\nTo summarize:\n"
+            "1. Added Kenji Kobayashi as an additional driver.",
+        ),
+    ]
+    spans = [{"at": 1, "name": "add_additional_driver", "arguments": {"name": "Kenji Kobayashi"}}]
+    assert _statuses(turns, spans, RENTAL) == {Status.PASS}
+
+
+def test_a_line_saying_another_action_does_not_rest_on_the_first() -> None:
+    catalog = _tools(("add_checked_bags", "Add bags."), ("add_insurance", "Add insurance."))
+    turns = [
+        ("caller", "Both please."),
+        ("agent", "All done!\n\n- Checked bags: 2 added\n- Travel insurance: added, $30.00"),
+    ]
+    spans = [{"at": 1, "name": "add_checked_bags", "arguments": {"total_bags": 2}, "result": {}}]
+    assert Status.FAIL in _statuses(turns, spans, catalog)
+
+
+DENTAL = _tools(
+    ("appointment_slots_list", "List open slots."),
+    ("appointment_reschedule", "Move an appointment to another slot."),
+)
+
+
+@pytest.mark.parametrize(("start", "expected"), [("10:45", Status.PASS), ("10:15", Status.FAIL)])
+def test_an_action_made_by_id_is_compared_on_the_time_its_result_gives(
+    start: str, expected: Any
+) -> None:
+    turns = [
+        ("caller", "The ten forty five."),
+        ("agent", "Okay done, you're moved to Friday the 11th at ten forty five."),
+    ]
+    spans = [
+        {
+            "at": 1,
+            "name": "appointment_reschedule",
+            "arguments": {"appointment_id": "AP-7", "new_slot_id": "S-1211"},
+            "result": {"start": f"2026-12-11T{start}", "created_at": "2026-12-02T09:00"},
+        }
+    ]
+    assert _statuses(turns, spans, DENTAL) == {expected}
+
+
+def _polarities(text: str) -> list[str]:
+    return [c.polarity for c in extract([Turn(index=0, role="agent", text=text)], load_packs())]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Summary:** June 18 appointment cancelled; SUV loaner reserved for June 20.",
+        "Here you go:\n- $38.99 refunded for damaged order ORD-55810",
+        "\u2705 Visitor passes created for plate 8KLM203 for June 20.",
+        "Glad it's back! **Summary:** snapshot snap-31c07 taken, then web-prod-2 rebooted.",
+    ],
+)
+def test_a_listed_line_reporting_a_change_in_a_few_words_is_a_done_claim(text: str) -> None:
+    assert "done" in _polarities(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your options:\n- Keep the flight as booked\n- Cancel for a credit",
+        "Please give me:\n- Your email address associated with the order, OR\n- Your zip",
+        "| Section | Price |\n|---|---|\n| Reserved B | $124.00 |",
+        "For a cleaning I've got Tuesday the 8th at 9:30 or Wednesday the 9th at 4:15.",
+        "You'll receive an email once a decision is made.",
+        "One from April, thirty-five dollars, that's already paid.",
+        "You're on a 12-month contract that started Jun 15, 2026.",
+    ],
+)
+def test_options_fields_table_rows_and_notices_are_not_done_claims(text: str) -> None:
+    assert "done" not in _polarities(text)
