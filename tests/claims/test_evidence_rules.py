@@ -188,3 +188,31 @@ def test_a_listed_line_reporting_a_change_in_a_few_words_is_a_done_claim(text: s
 )
 def test_options_fields_table_rows_and_notices_are_not_done_claims(text: str) -> None:
     assert "done" not in _polarities(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "mutating"),
+    [("order_history", False), ("transfer_status", False), ("quote_generate", True)],
+)
+def test_a_thing_then_a_verb_is_classed_by_the_verb(name: str, mutating: bool) -> None:
+    from hotato.claims.catalog import classify
+
+    assert classify(name, "")[0] is mutating
+
+
+WAIVERS = _tools(("waiver_send", "Email waivers to guests."))
+
+
+@pytest.mark.parametrize(("failed", "expected"), [([], Status.PASS), ([{"e": "b@x"}], Status.FAIL)])
+def test_a_result_listing_parts_not_done_contradicts_all_done(failed: list, expected: Any) -> None:
+    turns = [("caller", "Yes."), ("agent", "Waivers have been sent to all 4 guests.")]
+    result = {"sent": ["a@x", "c@x", "d@x"], "failed": failed}
+    spans = [{"at": 1, "name": "waiver_send", "arguments": {"booking": "HB-1"}, "result": result}]
+    assert _statuses(turns, spans, WAIVERS) == {expected}
+
+
+def test_being_put_on_a_list_is_a_claim_a_failed_call_contradicts() -> None:
+    catalog = _tools(("holds.place", "Place a hold on a title for a patron."))
+    turns = [("caller", "Oak Street."), ("agent", "Okay, you're on the list for The Hunter.")]
+    spans = [{"at": 1, "name": "holds.place", "arguments": {"bib": "B-7"}, "error": "BLOCKED"}]
+    assert _statuses(turns, spans, catalog) == {Status.FAIL}

@@ -155,12 +155,19 @@ def stem(word: str) -> str:
 
 
 # Reads that are also things a tool may make: `quote_generate` makes a quote.
+# Actions that are also things a read may be about: `order_history` reads orders.
+_NOUN_ACTS = word_set(
+    "order booking book transfer return exchange plan report record call "
+    "message email payment refund request ticket post text"
+)
 _NOUN_READS = word_set("quote estimate status balance summary history details detail info policy")
 
 
 def classify(name: str, description: str) -> tuple[bool | None, str]:
     """Mutating (True), reading (False) or unknown (None), and why."""
     named = words(name)
+    if len(named) > 1 and named[0] in _NOUN_ACTS and named[-1] in READ_WORDS:
+        return False, f"its name is a thing, then the read {named[-1]!r}"  # order_history
     if named and named[0] in ACT_WORDS:
         return True, f"its name starts with the action {named[0]!r}"
     if len(named) > 1 and named[0] in _NOUN_READS and named[-1] in ACT_WORDS:

@@ -123,13 +123,26 @@ def raised(span: Span) -> bool:
     )
 
 
+# A result's list of the parts that were not done (`failed: [{email: ..}]`).
+_UNDONE = re.compile(r"^(?:failed|failures|errors|rejected|not_sent|unsent|skipped|declined)$")
+
+
 def denied(ctype: ClaimType, span: Span) -> list[dict[str, Any]]:
     """A result field named for what the claim says that the tool reports as not done
-    (`refund_issued: false` beside a cancellation that a refund claim rests on)."""
+    (`refund_issued: false` beside a cancellation that a refund claim rests on), and a
+    result that lists parts of the action that failed (`failed: [...]`): the claim says all
+    of it was done."""
     result = span.read("result")
-    if ctype.tools is None or not isinstance(result, dict):
+    if not isinstance(result, dict):
         return []
-    return [
+    out = [
+        {"argument": f"result.{key}", "kind": "partial", "said": [], "executed": len(value)}
+        for key, value in result.items()
+        if _UNDONE.match(key.lower()) and isinstance(value, list) and value
+    ]
+    if ctype.tools is None:
+        return out
+    return out + [
         {"argument": f"result.{key}", "kind": "result", "said": [], "executed": value}
         for key, value in flat_args(result)
         if value is False and ctype.tools.search(key.lower().encode())
