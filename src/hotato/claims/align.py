@@ -162,34 +162,48 @@ def speaks_of(claim_text: str, tool: Tool) -> bool:
 
 
 # Actions that come to the same thing for a claim said in other words than the tool's name:
-# "you're booked" of `appointment_create`, "I've added a credit" of `ledger_post`. Undoing,
-# changing, paying, refunding and sending stay apart from making and from each other.
-_FAMILIES = {
-    stem(word): family
-    for family, group in (
-        ("make", "book create add post place order register enroll sign issue open start generate "
-         "plan request apply submit assign renew activate enable record mark log save "
-         "file rsvp subscribe invite launch rent"),
-        ("undo", "cancel remove delete revoke terminate void stop end close disable deactivate "
-         "unsubscribe withdraw decline reject"),
-        ("change", "change update modify move reschedule upgrade downgrade replace exchange "
-         "adjust increase decrease reset switch edit rebook"),
-        ("pay", "pay charge debit deposit buy purchase"),
-        ("refund", "refund credit return waive"),
-        ("send", "send share notify forward reply email text message"),
-    )
-    for word in group.split()
-}  # fmt: skip
+# "you're booked" of `appointment_create`, "I've added a credit" of `ledger_post`, "booked" of
+# `hold_bike`. A verb may belong to more than one kind (booking makes something and reserves
+# it; an order makes and pays); two actions are of a kind when they share one. Undoing,
+# changing, paying, refunding and sending stay apart from making and from each other, and a
+# hold is no purchase.
+_KINDS = (
+    ("make", "book create add post place order register enroll sign issue open start plan "
+     "request apply submit assign renew activate enable record mark log save file rsvp "
+     "subscribe invite launch rent generate schedule reserve"),
+    ("reserve", "book reserve hold schedule rent"),
+    ("undo", "cancel remove delete revoke terminate void stop end close disable deactivate "
+     "unsubscribe withdraw decline reject"),
+    ("change", "change update modify move reschedule upgrade downgrade replace exchange adjust "
+     "increase decrease reset switch edit rebook"),
+    ("pay", "pay charge debit deposit buy purchase order"),
+    ("refund", "refund credit return waive"),
+    ("send", "send share notify forward reply email text message"),
+)  # fmt: skip
+_FAMILIES: dict[str, frozenset[str]] = {}
+for _kind, _group in _KINDS:
+    for _word in _group.split():
+        _FAMILIES[stem(_word)] = _FAMILIES.get(stem(_word), frozenset()) | {_kind}
 
 
-def _family(verb: str) -> str:
-    return _FAMILIES.get(verb, verb)
+def _family(verb: str) -> frozenset[str]:
+    return _FAMILIES.get(verb, frozenset({verb}))
+
+
+def terms_beyond_actions(text: str) -> frozenset[str]:
+    """The content words of a text that name no action: what it speaks of."""
+    return frozenset(t for t in terms(text) if t not in _ACT_STEMS)
 
 
 def said_actions(text: str) -> frozenset[str]:
     """The kinds of action a text says (see `_FAMILIES`): "charged" and "fee_charged" both
     say pay."""
-    return frozenset(_family(stem(w)) for w in _WORD.findall(text.lower()) if stem(w) in _ACT_STEMS)
+    return frozenset(
+        kind
+        for w in _WORD.findall(text.lower())
+        if stem(w) in _ACT_STEMS
+        for kind in _family(stem(w))
+    )
 
 
 def speaks_of_other(claim_text: str, tool: Tool) -> bool:
@@ -197,7 +211,8 @@ def speaks_of_other(claim_text: str, tool: Tool) -> bool:
     ("added the note" of `fee_charge`; not "you're booked" of `appointment_create`)."""
     verb = _verb(tool.name)
     said = {stem(w) for w in _WORD.findall(claim_text.lower())} & _ACT_STEMS
-    return verb is not None and bool(said) and _family(verb) not in {_family(v) for v in said}
+    kinds = {k for v in said for k in _family(v)}
+    return verb is not None and bool(said) and not _family(verb) & kinds
 
 
 def only_of(claim_text: str, tool: Tool) -> bool:
@@ -225,5 +240,8 @@ def align(
         named = named_tools(ctype, catalog, packs, side_effects)
         if named:  # the type's tools, then those the claim's own words name ("stay_commit")
             own = by_words(claim_text, [], catalog, packs) if side_effects else []
+            # a tool the claim names by its object only, not by what it did: "you're booked
+            # for plasma" is not `send_confirmation_email(booking_ref)`
+            own = [t for t in own if not speaks_of_other(claim_text, catalog.tools[t])]
             return tuple(dict.fromkeys([*named, *own]))
     return tuple(found)

@@ -11,6 +11,7 @@ graded only on request (the action must follow); `negated` ones are listed, neve
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from hotato.claims.align import (
     only_of,
     said_actions,
     speaks_of,
+    terms_beyond_actions,
     speaks_of_other,
 )
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace, words
@@ -93,6 +95,9 @@ def candidates(ctype: ClaimType, trace: Trace, tools: Sequence[str]) -> list[Spa
         if span.type in ctype.spans or (span.type == "tool_call" and span.name in wanted)
     ]
 
+
+# A result field whose one-word value is the state an action left (`old_card_status`).
+_STATE_KEY = re.compile(r"status|state|outcome")
 
 CONTEXT_TURNS = 4  # turns before a claim whose words help align it with a tool
 
@@ -558,8 +563,18 @@ class ClaimGrader:
                         {"side_effect": span.name},
                     )
                 continue
-            fields = [k for k, v in flat_args(result) if v not in (None, False, "", 0)]
-            named = [k for k in fields if verbs & said_actions(k.replace("_", " "))]
+            fields = [(k, v) for k, v in flat_args(result) if v not in (None, False, "", 0)]
+            named = [  # `emailed_to: ...`, `old_card_status: "deactivated"`
+                k
+                for k, v in fields
+                if verbs & said_actions(k.replace("_", " "))
+                or (
+                    isinstance(v, str)
+                    and _STATE_KEY.search(k.lower())
+                    and " " not in v.strip()
+                    and verbs & said_actions(v.replace("_", " "))
+                )
+            ]
             if named:
                 return _verdict(
                     Status.PASS,
@@ -636,6 +651,15 @@ class ClaimGrader:
         have 1 alarm set") with no sign the agent acted (see `_AGENCY`), and the last tool call
         before it, since the previous agent turn, is a read whose words it shares."""
         text = claim.text.lower()
+        asked = next(
+            (t for t in range(claim.turn - 1, -1, -1) if self.turns[t].role == "agent"), None
+        )
+        if (
+            asked is not None
+            and record.PERFECT.search(text)
+            and confirmed(self.turns, asked, self.packs)
+        ):
+            return None  # "has been shipped" right after the caller said yes: what was done
         changed = record.FIRST_PERSON.search(text) or record.PERFECT.search(
             record.SYSTEM_STATE.sub(" ", text)
         )
@@ -748,8 +772,8 @@ class ClaimGrader:
             before = self.ledger.acts.get(span.id, set())
             if said_acts and before and not said_acts & before:
                 continue  # "I've approved the brake job and added the oil change": two
-            if not said_acts and not speaks_of(claim.text, tool):
-                continue
+            if not speaks_of(claim.text, tool) and terms_beyond_actions(claim.text):
+                continue  # "Guest pass issued" says its own object, not the class booking
             if self._disagree(ctype, span, said) or self._other_record(claim, span):
                 continue
             if not self._holds_amounts(claim, span):
