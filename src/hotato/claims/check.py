@@ -38,8 +38,8 @@ from hotato.claims.align import (
     only_of,
     said_actions,
     speaks_of,
-    terms_beyond_actions,
     speaks_of_other,
+    terms_beyond_actions,
 )
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace, words
 from hotato.claims.entities import Entity
@@ -96,6 +96,9 @@ def candidates(ctype: ClaimType, trace: Trace, tools: Sequence[str]) -> list[Spa
     ]
 
 
+# The words of a result field's name that say something was done (`emailed_to`,
+# `termination_fee_charged`), not a thing (`booking_id`).
+_DONE_WORD = re.compile(r"[a-z]+ed(?=_|$)|(?<![a-z])(?:sent|paid|made|done)(?=_|$)")
 # A result field whose one-word value is the state an action left (`old_card_status`).
 _STATE_KEY = re.compile(r"status|state|outcome")
 
@@ -567,7 +570,7 @@ class ClaimGrader:
             named = [  # `emailed_to: ...`, `old_card_status: "deactivated"`
                 k
                 for k, v in fields
-                if verbs & said_actions(k.replace("_", " "))
+                if verbs & said_actions(" ".join(_DONE_WORD.findall(k.lower())))
                 or (
                     isinstance(v, str)
                     and _STATE_KEY.search(k.lower())

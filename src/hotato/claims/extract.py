@@ -301,6 +301,10 @@ def claims_in_turn(
         if s in listed:
             line_end = text.find("\n", e)
             stop = min(stop, line_end if line_end >= 0 else len(text))
+        elif text[e - 1 : e] == ":":  # "upgraded to:" takes the list below it, to its blank line
+            body = len(text) - len(text[e:].lstrip("\n"))
+            gap = text.find("\n\n", body)
+            stop = min(stop, gap if gap >= 0 else len(text))
         j = bisect.bisect_left(starts, s)
         # from the start of its sentence (after any claim before it) to the next claim
         begin = max(opens[s], starts[j - 1] + 1 if j else 0)
