@@ -28,3 +28,10 @@ class Rule:
     rise_steady_sec: float = 0.5  # ... this long (its 90th and 10th percentile levels within
     rise_flat_db: float = 8.0  # this many dB), over the median of the next
     rise_ahead_sec: float = 0.2  # this long, starts a new run (an onset out of the noise)
+    voiced_level: float = 0.7  # a caller run must hold a voice: frames this periodic (0-1)
+    voiced_min_sec: float = 0.03  # ... for this long in a row
+    voice_gap_sec: float = 0.6  # voiced spans further apart than this are separate runs
+    voice_lead_sec: float = 0.25  # a run starting this much before its voice starts there
+    voice_tail_sec: float = 0.25  # ... likewise its end after the voice
+    voice_before_sec: float = 0.05  # else it starts this long before the voice
+    sure_db: float = 50.0  # a caller frame this far over the background needs no voice

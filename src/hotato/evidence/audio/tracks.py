@@ -59,11 +59,15 @@ def absorb_fragments(runs: Runs, shortest: int, join_gap: int) -> Runs:
     return out
 
 
-def backtrack(runs: Runs, sound: np.ndarray, most: int) -> Runs:
+def backtrack(runs: Runs, sound: np.ndarray, most: int, keep: frozenset[int] = frozenset()) -> Runs:
     """Each run's start moved back over at most `most` frames of `sound` just before it (a
-    weak first syllable the detector missed), never into the run before."""
+    weak first syllable the detector missed), never into the run before; starts in `keep`
+    stay where they are."""
     out: Runs = []
     for s, e in runs:
+        if s in keep:
+            out.append((s, e))
+            continue
         k, stop = s, max(out[-1][1] if out else 0, s - most)
         while k > stop and sound[k - 1]:
             k -= 1
