@@ -28,6 +28,8 @@ class Rule:
     rise_steady_sec: float = 0.5  # ... this long (its 90th and 10th percentile levels within
     rise_flat_db: float = 8.0  # this many dB), over the median of the next
     rise_ahead_sec: float = 0.2  # this long, starts a new run (an onset out of the noise)
+    unquiet_bridge_sec: float = 0.5  # a caller pause up to this long that does not go quiet
+    unquiet_db: float = 6.0  # (its median level this far over the floor) joins the runs
     voiced_level: float = 0.7  # a caller run must hold a voice: frames this periodic (0-1)
     voiced_min_sec: float = 0.03  # ... for this long in a row
     voice_gap_sec: float = 0.6  # voiced spans further apart than this are separate runs

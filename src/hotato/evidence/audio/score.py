@@ -25,6 +25,7 @@ from hotato.evidence.audio.tracks import (
     Runs,
     absorb_fragments,
     backtrack,
+    bridge_unquiet,
     speech_runs,
     to_track,
     with_edges,
@@ -125,6 +126,9 @@ def _caller_runs(
             round(rule.voice_before_sec / hop),
         )
     runs = stand_out(runs, db, rule.stand_out_db, round(rule.surround_sec / hop))
+    runs = bridge_unquiet(
+        runs, db, floor_db + rule.unquiet_db, round(rule.unquiet_bridge_sec / hop)
+    )
     runs = backtrack(runs, sound, round(rule.onset_backtrack_sec / hop), moved)
     return split_at_rises(
         runs,

@@ -86,3 +86,17 @@ def to_track(runs: Runs, n: int) -> np.ndarray:
     for s, e in runs:
         track[s:e] = True
     return track
+
+
+def bridge_unquiet(runs: Runs, db: np.ndarray, quiet_db: float, max_gap: int) -> Runs:
+    """Runs with gaps of at most `max_gap` frames closed when the gap does not go quiet (its
+    median level stays at or over `quiet_db`): a stretch where the voice sank under the
+    agent's echo or a background noise, not a pause the caller's line falls silent in."""
+    np_ = need("numpy")
+    out: Runs = []
+    for s, e in runs:
+        if out and s - out[-1][1] <= max_gap and np_.median(db[out[-1][1] : s]) >= quiet_db:
+            out[-1] = (out[-1][0], e)
+            continue
+        out.append((s, e))
+    return out
