@@ -31,9 +31,12 @@ class Rule:
     unquiet_bridge_sec: float = 0.5  # a caller pause up to this long that does not go quiet
     unquiet_db: float = 6.0  # (its median level this far over the floor) joins the runs
     voiced_level: float = 0.7  # a caller run must hold a voice: frames this periodic (0-1)
+    voiced_strong: float = 0.0  # ... and at least once this periodic
     voiced_min_sec: float = 0.03  # ... for this long in a row
     voice_gap_sec: float = 0.6  # voiced spans further apart than this are separate runs
-    voice_lead_sec: float = 0.25  # a run starting this much before its voice starts there
+    voice_lead_sec: float = 0.15  # a run starting this much before its voice starts there
     voice_tail_sec: float = 0.25  # ... likewise its end after the voice
-    voice_before_sec: float = 0.05  # else it starts this long before the voice
+    voice_before_sec: float = 0.08  # else it starts this long before the voice
     sure_db: float = 50.0  # a caller frame this far over the background needs no voice
+    loudest_within_db: float = 15.0  # a caller run under sure_db peaks within this of the loudest
+    voice_bridge_sec: float = 0.3  # voiced caller runs this close are one run

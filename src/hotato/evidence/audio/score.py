@@ -20,11 +20,12 @@ from hotato.evidence.audio.figures import whole_call
 from hotato.evidence.audio.layouts import LAYOUTS, Layout
 from hotato.evidence.audio.rises import split_at_rises
 from hotato.evidence.audio.rule import Rule
-from hotato.evidence.audio.standout import stand_out
+from hotato.evidence.audio.standout import near_loudest, stand_out
 from hotato.evidence.audio.tracks import (
     Runs,
     absorb_fragments,
     backtrack,
+    bridge,
     bridge_unquiet,
     speech_runs,
     to_track,
@@ -108,6 +109,9 @@ def _caller_runs(
     runs = absorb_fragments(
         runs, round(rule.fragment_sec / hop), round(rule.fragment_join_sec / hop)
     )
+    runs = bridge_unquiet(
+        runs, db, floor_db + rule.unquiet_db, round(rule.unquiet_bridge_sec / hop)
+    )
     moved: frozenset[int] = frozenset()
     if voice is not None and rule.voiced_level > 0:
         v = voice(to_track(runs, len(raw)))
@@ -124,11 +128,11 @@ def _caller_runs(
             round(rule.voice_lead_sec / hop),
             round(rule.voice_tail_sec / hop),
             round(rule.voice_before_sec / hop),
+            rule.voiced_strong,
         )
+        runs = near_loudest(runs, db, rule.loudest_within_db, sure)
+        runs = bridge(runs, round(rule.voice_bridge_sec / hop))
     runs = stand_out(runs, db, rule.stand_out_db, round(rule.surround_sec / hop))
-    runs = bridge_unquiet(
-        runs, db, floor_db + rule.unquiet_db, round(rule.unquiet_bridge_sec / hop)
-    )
     runs = backtrack(runs, sound, round(rule.onset_backtrack_sec / hop), moved)
     return split_at_rises(
         runs,

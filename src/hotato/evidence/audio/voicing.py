@@ -78,7 +78,15 @@ def voiced_spans(v: np.ndarray, s: int, e: int, level: float, least: int, gap: i
 
 
 def keep_voiced(
-    runs: Runs, v: np.ndarray, level: float, least: int, gap: int, lead: int, tail: int, before: int
+    runs: Runs,
+    v: np.ndarray,
+    level: float,
+    least: int,
+    gap: int,
+    lead: int,
+    tail: int,
+    before: int,
+    strong: float = 0.0,
 ) -> tuple[Runs, frozenset[int]]:
     """Each run cut to the voice in it: a run with no voiced span is dropped (a noise); a run
     whose voice starts more than `lead` frames after the run starts is started `lead` frames
@@ -88,7 +96,11 @@ def keep_voiced(
     out: Runs = []
     moved: set[int] = set()
     for s, e in runs:
-        spans = voiced_spans(v, s, e, level, least, gap)
+        spans = [
+            (vs, ve)
+            for vs, ve in voiced_spans(v, s, e, level, least, gap)
+            if strong <= level or voiced_spans(v, vs, ve, strong, least, 0)
+        ]
         for k, (vs, ve) in enumerate(spans):
             start = s if k == 0 and vs - s <= lead else max(s, vs - before)
             end = e if k == len(spans) - 1 and e - ve <= tail else min(e, ve + tail)
