@@ -114,10 +114,9 @@ def _caller_runs(
     )
     moved: frozenset[int] = frozenset()
     if voice is not None and rule.voiced_level > 0:
-        v = voice(to_track(runs, len(raw)))
-        # a frame standing far over the background around it needs no voice to be speech
+        # a frame standing far over the channel's floor needs no voice to be speech
         sure = db >= floor_db + rule.sure_db
-        v = v.copy()
+        v = voice(to_track(runs, len(raw)) & ~sure)
         v[sure] = 1.0
         runs, moved = keep_voiced(
             runs,
@@ -202,7 +201,7 @@ def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -
             hop,
             rule,
             caller_lv.floor_db,
-            None if opts.vad == "energy" else lambda where: voicing(caller_x, rec.rate, where),
+            (lambda where: voicing(caller_x, rec.rate, where)) if opts.vad == "webrtc" else None,
         ),
         speech_runs(
             agent_raw, bridge_frames=bridge, min_frames=max(1, round(rule.agent_min_run_sec / hop))

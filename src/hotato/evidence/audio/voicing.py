@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 WINDOW_SEC = 0.032
 LAG_MIN_SEC = 0.0025
 LAG_MAX_SEC = 0.0125
-BLOCK = 2048  # frames per batch
+BLOCK = 512  # frames per batch
 
 
 def voicing(x: np.ndarray, rate: int, where: np.ndarray, hop_sec: float = 0.010) -> np.ndarray:
@@ -39,18 +39,18 @@ def voicing(x: np.ndarray, rate: int, where: np.ndarray, hop_sec: float = 0.010)
     w_ac = np_.fft.irfft(np_.abs(np_.fft.rfft(window, nfft)) ** 2)[: hi + 1]
     w_ac = w_ac / w_ac[0]
     scale = 32768.0 if x.dtype == np_.int16 else 1.0
-    pad = size // 2
-    padded = np_.concatenate((np_.zeros(pad), x.astype(np_.float64) / scale, np_.zeros(size)))
     offsets = np_.arange(size)[None, :]
     for b in range(0, len(ask), BLOCK):
         idx = ask[b : b + BLOCK]
-        # frame i covers samples [i*hop, i*hop + 2*hop): centre i*hop + hop
-        starts = idx * hop + hop - size // 2 + pad
-        starts = np_.clip(starts, 0, len(padded) - size)
-        frames = padded[starts[:, None] + offsets]
+        # frame i covers samples [i*hop, i*hop + 2*hop): the window is centred on i*hop + hop
+        starts = idx * hop + hop - size // 2
+        at = starts[:, None] + offsets
+        inside = (at >= 0) & (at < len(x))
+        # the samples of each window, zero past either end of the call
+        frames = np_.where(inside, x[np_.clip(at, 0, len(x) - 1)], 0).astype(np_.float64) / scale
         frames = (frames - frames.mean(axis=1, keepdims=True)) * window
         power = np_.abs(np_.fft.rfft(frames, nfft, axis=1)) ** 2
-        ac = np_.fft.irfft(power, axis=1)[:, : hi + 1]
+        ac = np_.fft.irfft(power, nfft, axis=1)[:, : hi + 1]
         energy = ac[:, :1]
         ok = energy[:, 0] > 1e-12
         norm = np_.zeros_like(ac)
