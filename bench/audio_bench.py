@@ -18,7 +18,8 @@ the nearest onset within 0.3 s:
   is a true onset too, not a false one), and strictly (of a labelled event's onset only);
   then, apart, recall of every caller run start (`caller_onsets_sec`, restarts included)
 
-reported on the base timelines the rule was tuned on (000-005), apart on the rest (006-007),
+reported on base timelines 000-005 and apart on 006-007 (the yield rule was tuned on 000-005;
+the voice rules on the whole development set and its re-renders with seeds 2 and 3),
 and on the 3-minute whole call. Then: a 10-minute stereo call (the whole call four times,
 cut to 600 s, written to a temporary WAV) through `hotato timing score` in its own process,
 wall time and peak memory; a mu-law WAV; and `--vad energy --compat 1.20` against hotato 1.20
@@ -127,7 +128,7 @@ class Tally:
             return "-" if v is None else f"{v:.3f}"
 
         return (
-            f"{name:<22} stop right {pct(self.right, self.decisions):<16} "
+            f"{name:<24} stop right {pct(self.right, self.decisions):<16} "
             f"false stops {pct(self.false_stops, self.holds):<14} "
             f"stop p90 err {sec(p90(self.tts_err)):<6} "
             f"gap found {pct(self.gaps_found, self.gaps):<15} "
@@ -155,16 +156,17 @@ def accuracy(dev: Path, labels: list[dict[str, Any]], opts: Options) -> None:
             groups = ["whole call (" + cond + ")"]
         else:
             held = rank[label["base_id"]] >= 6  # the 7th and 8th timeline of each kind
-            groups = [f"{cond} {'held 006-007' if held else 'tuned 000-005'}", f"{cond} all"]
-            groups.append("all held 006-007" if held else "all tuned 000-005")
+            part = "timelines 006-007" if held else "timelines 000-005"
+            groups = [f"{cond} {part}", f"{cond} all", f"all {part}"]
         for g in groups:
             tallies.setdefault(g, Tally()).add(label, doc["events"])
     print(
         f"accuracy (vad {opts.vad}); targets: stop right >= 95%, false stops <= 5%, "
         "stop p90 err <= 0.10 s, gap found >= 95%, onset recall >= 95%, precision >= 90%"
     )
-    order = [f"{c} {s}" for c in CONDITIONS for s in ("all", "tuned 000-005", "held 006-007")]
-    order += ["all tuned 000-005", "all held 006-007"]
+    parts = ("all", "timelines 000-005", "timelines 006-007")
+    order = [f"{c} {s}" for c in CONDITIONS for s in parts]
+    order += ["all timelines 000-005", "all timelines 006-007"]
     for name in order + sorted(k for k in tallies if k.startswith("whole")):
         if name in tallies:
             print("  " + tallies[name].row(name))

@@ -66,7 +66,7 @@ def test_a_short_fragment_after_a_word_is_its_tail_and_alone_is_a_click(tmp_path
     (ev,) = _events(path)
     assert abs(ev["onset_sec"] - 1.0) <= 0.06
     assert abs(ev["measurements"]["caller_turn_end_sec"] - 2.27) <= 0.06
-    without = _events(path, fragment_sec=0.0)
+    without = _events(path, fragment_sec=0.0, voice_bridge_sec=0.0)
     assert [round(e["onset_sec"]) for e in without] == [1, 2, 4]
 
 

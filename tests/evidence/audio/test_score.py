@@ -145,3 +145,35 @@ def test_the_synthetic_voice_is_loud_enough_to_matter() -> None:
     from tests.evidence.audio.synth import voice
 
     assert float(np.abs(voice(0.5, 120.0, 0)).max()) > 0.1
+
+
+def _silero_or_skip() -> None:
+    """Skip, saying why, unless onnxruntime and the Silero model file are both here."""
+    pytest.importorskip(
+        "onnxruntime", reason="--vad silero needs onnxruntime (hotato[audio-silero])"
+    )
+    from hotato.evidence.audio import vad
+
+    try:
+        vad._silero_model_path()
+    except UsageError:
+        pytest.skip(
+            "--vad silero needs the Silero ONNX file (HOTATO_SILERO_MODEL, or "
+            "`pip install --no-deps silero-vad`)"
+        )
+
+
+def test_silero_decides_every_frame_and_is_named_in_the_document(tmp_path: Path) -> None:
+    # Silero is a learned speech model: the synthetic voice here (a harmonic buzz) is not
+    # speech to it, so this checks the frames and the document, not the detection
+    _silero_or_skip()
+    from hotato.evidence.audio import vad
+    from hotato.evidence.audio.decode import decode
+
+    path = clip(tmp_path / "b.wav", **BARGE_IN)
+    rec = decode(str(path))
+    active = vad.silero_active(rec, 0)
+    assert len(active) == -(-rec.samples.shape[0] // 160)
+    assert not active[:90].any()  # the caller channel is silent before 0.9 s
+    doc = score_timing(path, vad="silero").document
+    assert doc["recording"]["vad"] == "silero"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,14 +20,18 @@ from hotato.evidence.audio.figures import whole_call
 from hotato.evidence.audio.layouts import LAYOUTS, Layout
 from hotato.evidence.audio.rises import split_at_rises
 from hotato.evidence.audio.rule import Rule
-from hotato.evidence.audio.standout import stand_out
+from hotato.evidence.audio.standout import near_loudest, stand_out
 from hotato.evidence.audio.tracks import (
     Runs,
     absorb_fragments,
     backtrack,
+    bridge,
+    bridge_unquiet,
     speech_runs,
+    to_track,
     with_edges,
 )
+from hotato.evidence.audio.voicing import keep_voiced, voicing
 from hotato.model.errors import UsageError
 
 if TYPE_CHECKING:
@@ -84,7 +89,13 @@ def _raw(rec: Recording, channel: int, level: vad.Energy, opts: Options) -> np.n
 
 
 def _caller_runs(
-    raw: np.ndarray, db: np.ndarray, sound: np.ndarray, hop: float, rule: Rule
+    raw: np.ndarray,
+    db: np.ndarray,
+    sound: np.ndarray,
+    hop: float,
+    rule: Rule,
+    floor_db: float,
+    voice: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> Runs:
     """The caller's speech runs: the detector's runs bridged, a short fragment joined to the
     run it trails (or dropped), runs that do not stand out of the noise around them dropped,
@@ -98,8 +109,30 @@ def _caller_runs(
     runs = absorb_fragments(
         runs, round(rule.fragment_sec / hop), round(rule.fragment_join_sec / hop)
     )
+    runs = bridge_unquiet(
+        runs, db, floor_db + rule.unquiet_db, round(rule.unquiet_bridge_sec / hop)
+    )
+    moved: frozenset[int] = frozenset()
+    if voice is not None and rule.voiced_level > 0:
+        # a frame standing far over the channel's floor needs no voice to be speech
+        sure = db >= floor_db + rule.sure_db
+        v = voice(to_track(runs, len(raw)) & ~sure)
+        v[sure] = 1.0
+        runs, moved = keep_voiced(
+            runs,
+            v,
+            rule.voiced_level,
+            max(1, round(rule.voiced_min_sec / hop)),
+            round(rule.voice_gap_sec / hop),
+            round(rule.voice_lead_sec / hop),
+            round(rule.voice_tail_sec / hop),
+            round(rule.voice_before_sec / hop),
+            rule.voiced_strong,
+        )
+        runs = near_loudest(runs, db, rule.loudest_within_db, sure)
+        runs = bridge(runs, round(rule.voice_bridge_sec / hop))
     runs = stand_out(runs, db, rule.stand_out_db, round(rule.surround_sec / hop))
-    runs = backtrack(runs, sound, round(rule.onset_backtrack_sec / hop))
+    runs = backtrack(runs, sound, round(rule.onset_backtrack_sec / hop), moved)
     return split_at_rises(
         runs,
         db,
@@ -161,7 +194,15 @@ def score_recording(path: str | os.PathLike[str], opts: Options | None = None) -
     rule = opts.rule
     bridge = round(rule.bridge_sec / hop)
     tl = Timeline(
-        _caller_runs(caller_raw, caller_lv.db[:n], sound, hop, rule),
+        _caller_runs(
+            caller_raw,
+            caller_lv.db[:n],
+            sound,
+            hop,
+            rule,
+            caller_lv.floor_db,
+            (lambda where: voicing(caller_x, rec.rate, where)) if opts.vad == "webrtc" else None,
+        ),
         speech_runs(
             agent_raw, bridge_frames=bridge, min_frames=max(1, round(rule.agent_min_run_sec / hop))
         ),

@@ -26,3 +26,19 @@ def stand_out(runs: Runs, db: np.ndarray, margin_db: float, surround: int) -> Ru
         if not len(quiet) or np_.percentile(db[s:e], 90) >= np_.median(quiet) + margin_db:
             kept.append((s, e))
     return kept
+
+
+def near_loudest(runs: Runs, db: np.ndarray, within_db: float, sure: np.ndarray) -> Runs:
+    """The runs whose 90th-percentile level comes within `within_db` of the loudest run's, or
+    that hold a `sure` frame: a voice in the background (a television, people talking behind
+    the caller) sits well under the caller's own speech on the same line."""
+    np_ = need("numpy")
+    if not runs:
+        return runs
+    peaks = [float(np_.percentile(db[s:e], 90)) for s, e in runs]
+    top = max(peaks)
+    return [
+        (s, e)
+        for (s, e), p in zip(runs, peaks, strict=True)
+        if p >= top - within_db or sure[s:e].any()
+    ]

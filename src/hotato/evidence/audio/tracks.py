@@ -59,11 +59,15 @@ def absorb_fragments(runs: Runs, shortest: int, join_gap: int) -> Runs:
     return out
 
 
-def backtrack(runs: Runs, sound: np.ndarray, most: int) -> Runs:
+def backtrack(runs: Runs, sound: np.ndarray, most: int, keep: frozenset[int] = frozenset()) -> Runs:
     """Each run's start moved back over at most `most` frames of `sound` just before it (a
-    weak first syllable the detector missed), never into the run before."""
+    weak first syllable the detector missed), never into the run before; starts in `keep`
+    stay where they are."""
     out: Runs = []
     for s, e in runs:
+        if s in keep:
+            out.append((s, e))
+            continue
         k, stop = s, max(out[-1][1] if out else 0, s - most)
         while k > stop and sound[k - 1]:
             k -= 1
@@ -82,3 +86,17 @@ def to_track(runs: Runs, n: int) -> np.ndarray:
     for s, e in runs:
         track[s:e] = True
     return track
+
+
+def bridge_unquiet(runs: Runs, db: np.ndarray, quiet_db: float, max_gap: int) -> Runs:
+    """Runs with gaps of at most `max_gap` frames closed when the gap does not go quiet (its
+    median level stays at or over `quiet_db`): a stretch where the voice sank under the
+    agent's echo or a background noise, not a pause the caller's line falls silent in."""
+    np_ = need("numpy")
+    out: Runs = []
+    for s, e in runs:
+        if out and s - out[-1][1] <= max_gap and np_.median(db[out[-1][1] : s]) >= quiet_db:
+            out[-1] = (out[-1][0], e)
+            continue
+        out.append((s, e))
+    return out
