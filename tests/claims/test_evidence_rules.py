@@ -216,3 +216,17 @@ def test_being_put_on_a_list_is_a_claim_a_failed_call_contradicts() -> None:
     turns = [("caller", "Oak Street."), ("agent", "Okay, you're on the list for The Hunter.")]
     spans = [{"at": 1, "name": "holds.place", "arguments": {"bib": "B-7"}, "error": "BLOCKED"}]
     assert _statuses(turns, spans, catalog) == {Status.FAIL}
+
+
+def test_one_clause_read_as_two_types_fails_on_neither_when_one_is_backed() -> None:
+    catalog = _tools(
+        ("cancel_pending_order", "Cancel a pending order; the payment is refunded."),
+        ("modify_user_address", "Change the user's address."),
+    )
+    turns = [
+        ("caller", "Yes, cancel it."),
+        ("agent", "The refund has been immediately added back to your gift card account."),
+    ]
+    spans = [{"at": 1, "name": "cancel_pending_order", "arguments": {"order_id": "#W1"}}]
+    assert Status.FAIL not in _statuses(turns, spans, catalog)
+    assert Status.FAIL in _statuses(turns, [], catalog)

@@ -918,7 +918,26 @@ def check_claims(
         later = next((c for c in found[i + 1 :] if c.type == claim.type), None)
         if later is not None:
             grader.next_claim[(claim.turn, claim.span)] = later.turn
-    return [grader.grade(c) for c in found]
+    return _one_reading([grader.grade(c) for c in found])
+
+
+def _one_reading(results: list[ClaimResult]) -> list[ClaimResult]:
+    """One clause read as claims of two types ("the refund has been added back to your gift
+    card": a refund, an account change) says one thing: when the record backs one reading, the
+    other does not FAIL; it is left INCONCLUSIVE with the reason."""
+    backed = {(r.turn, r.span): r.type for r in results if r.graded and r.status is Status.PASS}
+    out = []
+    for r in results:
+        other = backed.get((r.turn, r.span))
+        if r.graded and r.status is Status.FAIL and other is not None and other != r.type:
+            r = msgspec.structs.replace(
+                r,
+                status=Status.INCONCLUSIVE,
+                reason=f"the same words read as {other} are backed by the record; "
+                f"as {r.type}: {r.reason}",
+            )
+        out.append(r)
+    return out
 
 
 def summary(results: Sequence[ClaimResult]) -> ClaimsSummary:
