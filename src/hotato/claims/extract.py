@@ -27,7 +27,7 @@ _TIMES = frozenset({"a.m", "p.m", "a", "p", "etc", "e.g", "i.e"})
 # conjunction (", you won't be billed", " and you'll get"), at " but ", and before a closing
 # question that speech-to-text left unpunctuated ("... booked is there anything else").
 _TURN = re.compile(
-    r",\s*(?=(?:but|however|if|although|though|unless|except|no|yes|shall|should|can|may|would|"
+    r",\s*(?=(?:but|however|if|although|though|unless|except|no|nothing|yes|shall|should|can|may|would|"
     r"is there|anything)\b(?!\s*\d))"
     r"|,\s*and\s+(?=\W*[$£€])"
     r"|,\s*and\s+(?=(?:[\w*]+\s+){1,5}(?:has|have) been\b)"
