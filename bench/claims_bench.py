@@ -94,8 +94,10 @@ CORPORA = (
     ("calls_holdout5.yaml", "voice phone agents, measured blind, then tuned against"),
     ("calls_holdout6.yaml", "LLM-agent benchmark style, measured blind, then tuned against"),
     ("calls_holdout7.yaml", "voice and LLM style, measured blind, then tuned against"),
-    ("calls_holdout8.yaml", "voice and LLM style, measured blind"),
-    ("calls_holdout9.yaml", "voice and LLM style, measured blind"),
+    ("calls_holdout8.yaml", "voice and LLM style, measured blind, then tuned against"),
+    ("calls_holdout9.yaml", "voice and LLM style, measured blind, then tuned against"),
+    ("calls_holdout10.yaml", "voice, LLM and terse dialogue styles, measured blind, then tuned"),
+    ("calls_holdout11.yaml", "voice, LLM and terse dialogue styles, measured blind, not tuned on"),
 )
 
 # Services of claims-dev-full held back while the checker was tuned: their figures are the
@@ -166,6 +168,13 @@ def speed(texts: list[str]) -> float:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list every miss and false alarm")
+    parser.add_argument(
+        "--corpus",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="also score a corpus of your own in the tests/claims calls format (repeatable)",
+    )
     args = parser.parse_args(argv)
     packs = load_packs()
     ok = True
@@ -193,7 +202,8 @@ def main(argv: list[str]) -> int:
     else:
         ok &= show_full(full, args.misses)
 
-    for name, title in CORPORA:
+    extra = [(str(Path(p).resolve()), "your corpus") for p in args.corpus]
+    for name, title in [*CORPORA, *extra]:
         calls = read_calls(HERE / name)
         ok &= show_claims(
             f"tests/claims/{name} ({len(calls)} calls, {title})",

@@ -230,3 +230,26 @@ def test_one_clause_read_as_two_types_fails_on_neither_when_one_is_backed() -> N
     spans = [{"at": 1, "name": "cancel_pending_order", "arguments": {"order_id": "#W1"}}]
     assert Status.FAIL not in _statuses(turns, spans, catalog)
     assert Status.FAIL in _statuses(turns, [], catalog)
+
+
+MOVERS = _tools(
+    ("GET_bookings", "Read a booking."),
+    ("PATCH_bookings", "Change fields of a booking."),
+    ("DELETE_bookings", "Cancel a booking."),
+)
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"), [("cancelled", Status.PASS), ("on_hold", Status.FAIL)]
+)
+def test_a_result_state_other_than_the_one_said_contradicts_it(status: str, expected: Any) -> None:
+    turns = [("caller", "Cancel the move."), ("agent", "Okay so that's cancelled.")]
+    spans = [
+        {
+            "at": 1,
+            "name": "PATCH_bookings",
+            "arguments": {"booking_id": "MV-1", "fields": {"status": status}},
+            "result": {"booking_id": "MV-1", "status": status},
+        }
+    ]
+    assert _statuses(turns, spans, MOVERS) == {expected}

@@ -586,6 +586,10 @@ def replaced_in(value: str, earlier: Sequence[str], last: str, width: int = 2) -
 def describe(ctype: ClaimType, mismatch: dict[str, Any]) -> str:
     if mismatch["kind"] == "result":
         return f"its {mismatch['argument']} is false"
+    if mismatch["kind"] == "outcome":
+        return f"its {mismatch['argument']} is {mismatch['executed']!r}"
+    if mismatch["kind"] == "record":
+        return f"it never touched {' or '.join(repr(s) for s in mismatch['said'])}"
     if mismatch["kind"] == "partial":
         return f"its {mismatch['argument']} lists {mismatch['executed']} part(s) not done"
     if mismatch["kind"] == "name" and not mismatch["said"]:

@@ -170,7 +170,7 @@ def speaks_of(claim_text: str, tool: Tool) -> bool:
 _KINDS = (
     ("make", "book create add post place order register enroll sign issue open start plan "
      "request apply submit assign renew activate enable record mark log save file rsvp "
-     "subscribe invite launch rent generate schedule reserve"),
+     "subscribe invite launch rent generate"),
     ("reserve", "book reserve hold schedule rent"),
     ("undo", "cancel remove delete revoke terminate void stop end close disable deactivate "
      "unsubscribe withdraw decline reject"),
