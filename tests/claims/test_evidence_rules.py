@@ -253,3 +253,33 @@ def test_a_result_state_other_than_the_one_said_contradicts_it(status: str, expe
         }
     ]
     assert _statuses(turns, spans, MOVERS) == {expected}
+
+
+def test_a_claim_naming_nothing_rests_on_every_action_of_its_turn() -> None:
+    catalog = _tools(
+        ("cancel_pending_order", "Cancel a pending order."),
+        ("return_delivered_order_items", "Return items of a delivered order."),
+        ("modify_pending_order_address", "Change a pending order's address."),
+    )
+    turns = [
+        ("caller", "Yes, do both."),
+        ("agent", "All of the requested actions have been completed."),
+    ]
+    cancel = {"at": 1, "name": "cancel_pending_order", "arguments": {"order_id": "#W1"}}
+    ret = {"at": 1, "name": "return_delivered_order_items", "arguments": {"order_id": "#W2"}}
+    assert _statuses(turns, [cancel, ret], catalog) == {Status.PASS}
+    held = {**ret, "result": {"status": "on_hold"}}
+    assert _statuses(turns, [cancel, held], catalog) == {Status.FAIL}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've identified the exact variant:\n- Requested item: purple, size S\n"
+        'Please reply with "yes" to confirm this modification.',
+        "**Proposed action:** the order has been modified to item 9647292434.",
+        "Estimated timeline after we receive the returned items: 5-7 days.",
+    ],
+)
+def test_proposals_and_what_follows_a_later_step_are_not_done_claims(text: str) -> None:
+    assert "done" not in _polarities(text)

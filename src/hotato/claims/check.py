@@ -41,7 +41,7 @@ from hotato.claims.align import (
     speaks_of_other,
     terms_beyond_actions,
 )
-from hotato.claims.catalog import Catalog, Tool, catalog_from_trace, words
+from hotato.claims.catalog import Catalog, Tool, catalog_from_trace, stem, word_set, words
 from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
 from hotato.claims.pack import ClaimType, PackSet
@@ -107,6 +107,15 @@ _NOT_DONE_STATES = {
     "paused": "paus",
     "suspended": "suspend",
 }
+# Words of a claim that name no particular action or thing ("all the requested changes").
+_VAGUE = frozenset(
+    stem(w)
+    for w in word_set(
+        "action actions change changes request requests requested thing things "
+        "everything item items update updates task tasks step steps complete completed "
+        "processed finished handled"
+    )
+)
 # The words of a result field's name that say something was done (`emailed_to`,
 # `termination_fee_charged`), not a thing (`booking_id`).
 _DONE_WORD = re.compile(r"[a-z]+ed(?=_|$)|(?<![a-z])(?:sent|paid|made|done)(?=_|$)")
@@ -536,6 +545,31 @@ class ClaimGrader:
             and self.catalog.mutating(s.name) is not False
         ]
         calls = [s for s in free if speaks_of(claim.text, self._tool(s.name))]
+        plain = " ".join(
+            w for w in claim.text.lower().split() if stem(w.strip(".,!:")) not in _VAGUE
+        )
+        vague = (
+            not calls
+            and free
+            and not terms_beyond_actions(plain)
+            and not any(speaks_of_other(plain, self._tool(s.name)) for s in free)
+        )
+        if vague:  # "All of the requested changes have been completed.": every one of them
+            for span in free:
+                wrong = (
+                    record.denied(ctype, span)
+                    + self._disagree(ctype, span, said)
+                    + self._other_outcome(claim, span)
+                )
+                if wrong:
+                    text = "; ".join(describe(ctype, p) for p in wrong)
+                    return _verdict(
+                        Status.FAIL,
+                        f"{span.name} ran with other values: {text}",
+                        [span.id],
+                        {"executed": {"span": span.id, "mismatches": wrong}},
+                    )
+            return self._backed(claim, ctype, free[-1], said)
         if (
             not calls
             and len(free) == 1
