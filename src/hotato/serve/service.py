@@ -19,7 +19,7 @@ from typing import Any
 from hotato.serve import fleet_io, otlp
 from hotato.serve.config import Secrets, ServeConfig, check, is_loopback, secrets
 from hotato.serve.metrics import Metrics
-from hotato.serve.spool import Entry, Header, Spool, key_of, read_entry
+from hotato.serve.spool import Committer, Entry, Header, Spool, key_of, read_entry
 
 log = logging.getLogger("hotato.serve")
 
@@ -66,6 +66,7 @@ class Service:
         self._write = asyncio.Lock()
         self._tasks: list[asyncio.Task[Any]] = []
         self._pool: ProcessPoolExecutor | None = None
+        self._committer: Committer | None = None
         self._alerter: Any = None
         self._client: Any = None
         self._busy: set[asyncio.Task[Any]] = set()
@@ -75,6 +76,7 @@ class Service:
 
     async def start(self) -> None:
         self._pool = _pool(self.cfg.workers)
+        self._committer = Committer(self.spool, asyncio.get_running_loop())
         if self.cfg.alert_url is not None:
             import httpx
 
@@ -120,6 +122,8 @@ class Service:
             await asyncio.wait(self._busy, timeout=30)
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._committer is not None:
+            self._committer.close()
         if self._client is not None:
             await self._client.aclose()
         self.store.close()
@@ -134,16 +138,34 @@ class Service:
     async def accept(self, header: Header, body: bytes) -> str:
         """Spool one call durably: "accepted", or "duplicate" for a call id already spooled."""
         self.check_room()
-        header = _with_received(header)
-        entry: Entry | None = await asyncio.to_thread(self.spool.put, header, body)
+        entry = await self._spool(_with_received(header), body)
+        return "duplicate" if entry is None else "accepted"
+
+    async def _spool(self, header: Header, body: bytes) -> Entry | None:
+        """The call on disk (group commit), queued for grading; None for a call id already
+        spooled. Queued when its write settles, even if the request was cancelled meanwhile
+        (its client went away): a spooled call is always graded."""
+        if self._committer is None:  # not started (an app whose lifespan never ran)
+            entry = await asyncio.to_thread(self.spool.put, header, body)
+            self._spooled(header, entry)
+            return entry
+        future = self._committer.put(header, body)
+
+        def settled(f: asyncio.Future[Entry | None]) -> None:
+            if not f.cancelled() and f.exception() is None:
+                self._spooled(header, f.result())
+
+        future.add_done_callback(settled)
+        return await asyncio.shield(future)
+
+    def _spooled(self, header: Header, entry: Entry | None) -> None:
         if entry is None:
             self.metrics.duplicates.labels(header.source).inc()
-            return "duplicate"
+            return
         self.pending += 1
         self.metrics.pending.set(self.pending)
         self.metrics.received.labels(header.source).inc()
         self.queue.put_nowait(Queued(entry.key, entry.path, header.received))
-        return "accepted"
 
     async def gather(self, parts: dict[str, tuple[bytes, bool]]) -> None:
         """Append an OTLP export's spans to their calls; a root span closes its call."""
@@ -173,15 +195,7 @@ class Service:
             data, call_id, agent = await asyncio.to_thread(otlp.close_call, path)
             if data:
                 header = Header(source="otlp", call_id=call_id or trace, agent=agent)
-                header = _with_received(header)
-                entry = await asyncio.to_thread(self.spool.put, header, data)
-                if entry is None:
-                    self.metrics.duplicates.labels("otlp").inc()
-                else:
-                    self.pending += 1
-                    self.metrics.pending.set(self.pending)
-                    self.metrics.received.labels("otlp").inc()
-                    self.queue.put_nowait(Queued(entry.key, entry.path, header.received))
+                await self._spool(_with_received(header), data)
             path.unlink(missing_ok=True)
             self.traces.pop(trace, None)
         self._locks.pop(trace, None)
