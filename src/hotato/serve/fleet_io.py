@@ -53,6 +53,13 @@ def make_job(
     return replace(job, run_id=run_id_for(digest, [SERVE_CALLS]), used=tuple(used), digest=digest)
 
 
+def alerting(job: Job) -> tuple[str, ...]:
+    """The ids of the job's assertions marked `alert: true`, in document order."""
+    from hotato.fleet.worker import decode_job
+
+    return tuple(s.id for s in decode_job(job).specs if getattr(s, "alert", False))
+
+
 def open_store(out: str, job: Job) -> ResultStore:
     """The results folder, held by this server (a second writer is refused, naming it)."""
     from hotato.fleet.store import ResultStore, RunMeta

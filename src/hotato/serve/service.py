@@ -54,6 +54,8 @@ class Service:
         kind, path = ("test", cfg.test) if cfg.test is not None else ("assertions", cfg.assertions)
         assert path is not None
         self.job = fleet_io.make_job(path, kind, cfg.packs, cfg.policy, cfg.state, cfg.state_before)
+        # alerted on each FAIL: the file's `alert: true` assertions and the --alert-on ids
+        self.alert_on = tuple(dict.fromkeys((*fleet_io.alerting(self.job), *cfg.alert_on)))
         self.store = fleet_io.open_store(cfg.out, self.job)  # first: it refuses a foreign folder
         self.spool = Spool(cfg.out)
         self.spool.sweep()
@@ -83,9 +85,14 @@ class Service:
             from hotato.serve.alerts import Alerter
 
             self._alerter = Alerter(
-                self.cfg.alert_url, self.cfg.alert_on, self.cfg.alert_rate, self.cfg.alert_window
+                self.cfg.alert_url, self.alert_on, self.cfg.alert_rate, self.cfg.alert_window
             )
             self._client = httpx.AsyncClient(follow_redirects=False)
+        if self.alert_on and self.cfg.alert_url is None:
+            log.warning(
+                "assertions marked alert: true (%s), and no --alert URL: no alert is sent",
+                ", ".join(self.alert_on),
+            )
         held = await asyncio.to_thread(self._resume)
         log.info("resumed: %d spooled calls to grade, %d already committed", *held)
         now = time.monotonic()
