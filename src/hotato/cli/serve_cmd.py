@@ -63,6 +63,13 @@ def _mapping(values: tuple[str, ...]) -> dict[str, str]:
     help="${call.COLUMN} from a dotted path in the received body (repeatable).",
 )
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option(
+    "--grading-nice",
+    type=click.IntRange(0, 19),
+    default=5,
+    show_default=True,
+    help="Niceness of the grading processes: they yield the processor to the receiver.",
+)
 @click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True)
 @click.option(
     "--max-pending",
@@ -112,6 +119,7 @@ def serve_cmd(
     retell_key_env: str | None,
     variables: tuple[str, ...],
     workers: int,
+    grading_nice: int,
     batch_size: int,
     max_pending: int,
     max_body_kib: int,
@@ -149,6 +157,7 @@ def serve_cmd(
             retell_key_env=retell_key_env,
             variables=_mapping(variables),
             workers=workers,
+            grading_nice=grading_nice,
             batch_size=batch_size,
             max_pending=max_pending,
             max_body=max_body_kib * 1024,

@@ -27,6 +27,10 @@ class ServeConfig:
     retell_key_env: str | None = None
     variables: dict[str, str] = field(default_factory=dict)  # COLUMN -> dotted path in the body
     workers: int = 2
+    # how much the grading processes yield the processor to the receiver (os.nice): enough
+    # that an acknowledgement never waits behind grading, little enough that grading is not
+    # starved by whatever else runs on the machine
+    grading_nice: int = 5
     batch_size: int = 32
     max_pending: int = 5000  # spooled and not yet graded: above it, 503 with Retry-After
     max_body: int = 8 << 20
@@ -100,6 +104,8 @@ def check(cfg: ServeConfig) -> None:
     for flag, value in numbers.items():
         if value <= 0:
             raise InputError.one(f"{flag} must be above 0")
+    if not 0 <= cfg.grading_nice <= 19:
+        raise InputError.one("--grading-nice must be from 0 to 19")
     if cfg.alert_rate is not None and not 0 < cfg.alert_rate <= 1:
         raise InputError.one("--alert-rate must be above 0 and at most 1")
     if (cfg.alert_on or cfg.alert_rate is not None) and cfg.alert_url is None:

@@ -77,7 +77,7 @@ class Service:
     # --- life -------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self._pool = _pool(self.cfg.workers)
+        self._pool = _pool(self.cfg.workers, self.cfg.grading_nice)
         self._committer = Committer(self.spool, asyncio.get_running_loop())
         if self.cfg.alert_url is not None:
             import httpx
@@ -270,7 +270,7 @@ class Service:
 
     def _renew_pool(self) -> None:
         old = self._pool
-        self._pool = _pool(self.cfg.workers)
+        self._pool = _pool(self.cfg.workers, self.cfg.grading_nice)
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
 
@@ -327,7 +327,7 @@ class Service:
         return ("done" if self.spool.is_done(key_of(call_id)) else "pending"), header
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
+def _pool(workers: int, nice: int) -> ProcessPoolExecutor:
     """Grading processes that end with the server, even when it is killed with kill -9."""
     import multiprocessing
     import os
@@ -336,11 +336,11 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         workers,
         mp_context=multiprocessing.get_context("forkserver"),
         initializer=_grading_process,
-        initargs=(os.getpid(),),
+        initargs=(os.getpid(), nice),
     )
 
 
-def _grading_process(server: int) -> None:
+def _grading_process(server: int, nice: int) -> None:
     """Each grading process: it ends with the server, and yields the processor to it, so
     acknowledging a call never waits behind grading one (backpressure bounds the backlog)."""
     import contextlib
@@ -350,7 +350,7 @@ def _grading_process(server: int) -> None:
 
     end_with(server)
     with contextlib.suppress(OSError):
-        os.nice(10)
+        os.nice(nice)
 
 
 def _with_received(header: Header) -> Header:
