@@ -88,6 +88,14 @@ def _mapping(values: tuple[str, ...]) -> dict[str, str]:
     help="A client still sending its body after this long gets 408.",
 )
 @click.option(
+    "--header-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="A connection that has not sent a request's headers after this long is closed.",
+)
+@click.option(
     "--call-idle",
     type=click.FloatRange(min=0, min_open=True),
     default=60.0,
@@ -124,6 +132,7 @@ def serve_cmd(
     max_pending: int,
     max_body_kib: int,
     body_timeout: float,
+    header_timeout: float,
     call_idle: float,
     alert_url: str | None,
     alert_on: tuple[str, ...],
@@ -162,6 +171,7 @@ def serve_cmd(
             max_pending=max_pending,
             max_body=max_body_kib * 1024,
             body_timeout=body_timeout,
+            header_timeout=header_timeout,
             call_idle=call_idle,
             alert_url=alert_url,
             alert_on=alert_on,

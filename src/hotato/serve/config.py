@@ -35,6 +35,7 @@ class ServeConfig:
     max_pending: int = 5000  # spooled and not yet graded: above it, 503 with Retry-After
     max_body: int = 8 << 20
     body_timeout: float = 30.0  # seconds a client may take to send its body
+    header_timeout: float = 10.0  # seconds a connection may take to send a request's headers
     call_idle: float = 60.0  # seconds of OTLP quiet that close a call
     alert_url: str | None = None
     alert_on: tuple[str, ...] = ()  # assertion ids whose FAIL is alerted on each call
@@ -98,6 +99,7 @@ def check(cfg: ServeConfig) -> None:
         "--max-pending": cfg.max_pending,
         "--max-body-kib": cfg.max_body,
         "--body-timeout": cfg.body_timeout,
+        "--header-timeout": cfg.header_timeout,
         "--call-idle": cfg.call_idle,
         "--alert-window": cfg.alert_window,
     }
