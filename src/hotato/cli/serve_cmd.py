@@ -18,9 +18,10 @@ def _mapping(values: tuple[str, ...]) -> dict[str, str]:
     out = {}
     for value in values:
         column, sep, path = value.partition("=")
-        if not sep or not column.isidentifier() or not path:
+        if not sep or not column.isidentifier() or not path or path == "attr:":
             raise click.BadParameter(
-                f"{value!r}: expected COLUMN=PATH, e.g. order_id=message.call.metadata.order",
+                f"{value!r}: expected COLUMN=PATH, e.g. order_id=message.call.metadata.order, "
+                "or COLUMN=attr:NAME, e.g. order_id=attr:order.id",
                 param_hint="--var",
             )
         out[column] = path
@@ -60,7 +61,8 @@ def _mapping(values: tuple[str, ...]) -> dict[str, str]:
     "variables",
     multiple=True,
     metavar="COLUMN=PATH",
-    help="${call.COLUMN} from a dotted path in the received body (repeatable).",
+    help="${call.COLUMN} from a dotted path in a received JSON body, or attr:NAME for an "
+    "OTLP call's span or resource attribute (repeatable).",
 )
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
 @click.option(

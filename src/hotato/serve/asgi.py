@@ -52,7 +52,8 @@ def app(config: ServeConfig) -> Any:
     from starlette.routing import Route
 
     svc = Service(config)
-    mapping = dict(config.variables)
+    # --var COLUMN=PATH reads a JSON body; COLUMN=attr:NAME is an OTLP call's (service.py)
+    mapping = {c: p for c, p in config.variables.items() if not p.startswith("attr:")}
 
     async def body_of(receive: Any, headers: dict[str, str]) -> bytes:
         limit = config.max_body

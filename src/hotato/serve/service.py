@@ -22,6 +22,7 @@ from hotato.serve.metrics import Metrics
 from hotato.serve.spool import Committer, Entry, Header, Spool, key_of, read_entry
 
 log = logging.getLogger("hotato.serve")
+ATTR = "attr:"
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class Service:
     def __init__(self, cfg: ServeConfig) -> None:
         check(cfg)
         self.cfg = cfg
+        # --var COLUMN=attr:NAME: an OTLP call's column from a span or resource attribute
+        self.attr_vars = {c: p[len(ATTR) :] for c, p in cfg.variables.items() if p.startswith(ATTR)}
         self.secrets: Secrets = secrets(cfg)
         self.loopback = is_loopback(cfg.host)
         kind, path = ("test", cfg.test) if cfg.test is not None else ("assertions", cfg.assertions)
@@ -199,10 +202,15 @@ class Service:
             path = self.spool.otlp / trace
             if not path.exists():
                 return
-            data, call_id, agent = await asyncio.to_thread(otlp.close_call, path)
-            if data:
-                header = Header(source="otlp", call_id=call_id or trace, agent=agent)
-                await self._spool(_with_received(header), data)
+            closed = await asyncio.to_thread(otlp.close_call, path)
+            if closed.data:
+                header = Header(
+                    source="otlp",
+                    call_id=closed.call_id or trace,
+                    agent=closed.agent,
+                    variables=otlp.variables(closed.attributes, self.attr_vars),
+                )
+                await self._spool(_with_received(header), closed.data)
             path.unlink(missing_ok=True)
             self.traces.pop(trace, None)
         self._locks.pop(trace, None)
