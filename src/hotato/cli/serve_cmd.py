@@ -14,6 +14,26 @@ def _listen(value: str) -> tuple[str, int]:
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _duration(value: str) -> float | None:
+    """`--spool-keep`: 90s, 15m, 24h, 7d, a number of seconds, or `forever`."""
+    if value == "forever":
+        return None
+    number, unit = (value[:-1], value[-1]) if value[-1:] in _UNITS else (value, "s")
+    try:
+        seconds = float(number) * _UNITS[unit]
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise click.BadParameter(
+            f"{value!r}: expected a duration such as 90s, 15m, 24h or 7d, or forever",
+            param_hint="--spool-keep",
+        )
+    return seconds
+
+
 def _mapping(values: tuple[str, ...]) -> dict[str, str]:
     out = {}
     for value in values:
@@ -105,6 +125,14 @@ def _mapping(values: tuple[str, ...]) -> dict[str, str]:
     metavar="SECONDS",
     help="An OTLP call with no span for this long is closed and graded.",
 )
+@click.option(
+    "--spool-keep",
+    default="24h",
+    show_default=True,
+    metavar="DURATION",
+    help="How long a graded call's body stays in the spool (90s, 15m, 24h, 7d, or forever); "
+    "a small mark per call id stays, so retries are still duplicates.",
+)
 @click.option("--alert", "alert_url", metavar="URL", help="POST a JSON alert here (Slack format).")
 @click.option("--alert-on", multiple=True, metavar="ID", help="Alert when a call FAILs this id.")
 @click.option(
@@ -136,6 +164,7 @@ def serve_cmd(
     body_timeout: float,
     header_timeout: float,
     call_idle: float,
+    spool_keep: str,
     alert_url: str | None,
     alert_on: tuple[str, ...],
     alert_rate: float | None,
@@ -175,6 +204,7 @@ def serve_cmd(
             body_timeout=body_timeout,
             header_timeout=header_timeout,
             call_idle=call_idle,
+            spool_keep=_duration(spool_keep),
             alert_url=alert_url,
             alert_on=alert_on,
             alert_rate=alert_rate,

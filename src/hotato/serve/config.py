@@ -37,6 +37,7 @@ class ServeConfig:
     body_timeout: float = 30.0  # seconds a client may take to send its body
     header_timeout: float = 10.0  # seconds a connection may take to send a request's headers
     call_idle: float = 60.0  # seconds of OTLP quiet that close a call
+    spool_keep: float | None = 86400.0  # seconds a graded call's body stays; None: forever
     alert_url: str | None = None
     alert_on: tuple[str, ...] = ()  # assertion ids whose FAIL is alerted on each call
     alert_rate: float | None = None  # a failure rate over the last `alert_window` calls
@@ -106,6 +107,8 @@ def check(cfg: ServeConfig) -> None:
     for flag, value in numbers.items():
         if value <= 0:
             raise InputError.one(f"{flag} must be above 0")
+    if cfg.spool_keep is not None and cfg.spool_keep <= 0:
+        raise InputError.one("--spool-keep must be above 0")
     if not 0 <= cfg.grading_nice <= 19:
         raise InputError.one("--grading-nice must be from 0 to 19")
     if cfg.alert_rate is not None and not 0 < cfg.alert_rate <= 1:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -72,6 +73,8 @@ class Service:
         self._tasks: list[asyncio.Task[Any]] = []
         self._pool: ProcessPoolExecutor | None = None
         self._committer: Committer | None = None
+        self._pruner: threading.Thread | None = None
+        self._stopping = threading.Event()
         self._alerter: Any = None
         self._client: Any = None
         self._busy: set[asyncio.Task[Any]] = set()
@@ -107,6 +110,23 @@ class Service:
             asyncio.create_task(self._dispatch()),
             asyncio.create_task(self._idle_closer()),
         ]
+        if self.cfg.spool_keep is not None:
+            self._pruner = threading.Thread(
+                target=self._prune, args=(self.cfg.spool_keep,), name="hotato-prune", daemon=True
+            )
+            self._pruner.start()
+
+    def _prune(self, keep: float) -> None:
+        """Remove graded calls' bodies past the retention, a pass every tenth of it (at most
+        every five minutes)."""
+        while not self._stopping.is_set():
+            try:
+                removed = self.spool.prune(keep, self._stopping)
+                if removed:
+                    self.metrics.pruned.inc(removed)
+            except OSError as exc:
+                log.error("pruning the spool failed (%s); trying again later", exc.strerror)
+            self._stopping.wait(min(keep / 10, 300.0))
 
     def _resume(self) -> tuple[int, int]:
         pending = self.spool.pending()
@@ -123,6 +143,9 @@ class Service:
         return len(todo), len(committed)
 
     async def stop(self) -> None:
+        self._stopping.set()
+        if self._pruner is not None:
+            await asyncio.to_thread(self._pruner.join)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -327,10 +350,10 @@ class Service:
     # --- reading ----------------------------------------------------------------------------
 
     def find(self, call_id: str) -> tuple[str, Header | None]:
-        """("unknown" | "pending" | "done", the call's header)."""
+        """("unknown" | "pending" | "done" | "pruned", the call's header)."""
         path = self.spool.find(call_id)
         if path is None:
-            return "unknown", None
+            return ("pruned" if self.spool.pruned(call_id) else "unknown"), None
         header, _ = read_entry(path)
         return ("done" if self.spool.is_done(key_of(call_id)) else "pending"), header
 

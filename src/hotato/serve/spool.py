@@ -10,14 +10,20 @@ a call already received (a vendor's retry), so the same call id is spooled, and 
 Under load the receiver spools through a `Committer`: calls arriving together share the
 folder's fsync (group commit), and each is acknowledged only after the fsync that covers it.
 A call is pending while it has a file in calls/ and none in done/; on start every pending call
-is graded. `key` is a digest of the call id, so any id is a safe file name."""
+is graded. `key` is a digest of the call id, so any id is a safe file name.
+
+Pruning (`--spool-keep`): a call's body in calls/ is removed once its done mark is older than
+the retention. The done mark, an empty file, stays: it is the record that the call id was
+received and graded, so a vendor's retry after the body is gone is still a duplicate."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import os
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,7 +75,7 @@ class Spool:
         """Write the call durably; None when this call id is already spooled."""
         key = key_of(header.call_id)
         target = self.calls / key
-        if target.exists():
+        if target.exists() or (self.done / key).exists():
             return None
         tmp = self.calls / f".{key}.{os.urandom(6).hex()}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -97,8 +103,8 @@ class Spool:
         try:
             for header, body in calls:
                 key = key_of(header.call_id)
-                if (self.calls / key).exists():
-                    written.append(None)
+                if (self.calls / key).exists() or (self.done / key).exists():
+                    written.append(None)  # spooled, or graded and its body pruned
                     continue
                 tmp = self.calls / f".{key}.{os.urandom(6).hex()}.tmp"
                 written.append((key, tmp))
@@ -149,6 +155,32 @@ class Spool:
         entries.sort(key=lambda e: e.stat().st_mtime_ns)
         return [Entry(e.name, Path(e.path)) for e in entries]
 
+    def prune(self, keep: float, stop: threading.Event, pace: int = 1000) -> int:
+        """Remove the bodies of calls done more than `keep` seconds ago (their done marks
+        stay); how many were removed. Streams the folder, resting briefly every `pace`
+        entries so a large spool is pruned without holding the processor."""
+        cutoff = time.time() - keep
+        removed = 0
+        with os.scandir(self.calls) as entries:
+            for n, e in enumerate(entries):
+                if stop.is_set():
+                    break
+                if n and n % pace == 0:
+                    stop.wait(0.01)
+                if e.name.startswith("."):
+                    continue
+                try:
+                    if e.stat().st_mtime > cutoff:
+                        continue  # received within the retention: done later, if at all
+                    if (self.done / e.name).stat().st_mtime > cutoff:
+                        continue
+                except FileNotFoundError:
+                    continue  # not done yet (pending), or removed meanwhile
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(e.path)
+                    removed += 1
+        return removed
+
     def sweep(self) -> None:
         """Temporary files a killed process left behind."""
         for folder in (self.calls, self.otlp):
@@ -159,6 +191,11 @@ class Spool:
     def find(self, call_id: str) -> Path | None:
         path = self.calls / key_of(call_id)
         return path if path.exists() else None
+
+    def pruned(self, call_id: str) -> bool:
+        """Received and graded, its body removed after the retention."""
+        key = key_of(call_id)
+        return (self.done / key).exists() and not (self.calls / key).exists()
 
 
 class Committer:
