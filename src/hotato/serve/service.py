@@ -61,6 +61,7 @@ class Service:
         # alerted on each FAIL: the file's `alert: true` assertions and the --alert-on ids
         self.alert_on = tuple(dict.fromkeys((*fleet_io.alerting(self.job), *cfg.alert_on)))
         self.store = fleet_io.open_store(cfg.out, self.job)  # first: it refuses a foreign folder
+        self._into = fleet_io.target(self.store)  # grading processes write the parts
         self.spool = Spool(cfg.out)
         self.spool.sweep()
         self.metrics = Metrics()
@@ -270,7 +271,7 @@ class Service:
             assert self._pool is not None
             try:
                 graded = await loop.run_in_executor(
-                    self._pool, fleet_io.grade_files, self.job, paths
+                    self._pool, fleet_io.grade_files, self.job, paths, self._into
                 )
             except Exception as exc:
                 # a grading process died (killed, out of memory): the batch is graded again
@@ -281,8 +282,14 @@ class Service:
                     self.queue.put_nowait(q)
                 return
             try:
+                if graded.unwritten is not None:
+                    raise OSError(graded.unwritten)
                 async with self._write:
-                    if graded.calls.num_rows:
+                    # the grading process wrote the parts; the receiver takes them into the
+                    # index (and drops rows they replace), then marks the calls done
+                    if graded.part is not None:
+                        await asyncio.to_thread(self.store.adopt, graded.calls, graded.part)
+                    elif graded.results is not None and graded.calls.num_rows:
                         await asyncio.to_thread(
                             fleet_io.write, self.store, graded.results, graded.calls
                         )
@@ -290,7 +297,8 @@ class Service:
             except OSError as exc:
                 # the results folder could not be written (a full disk): the calls stay
                 # spooled and are graded again once it can be
-                log.error("results not written (%s); grading the batch again", exc.strerror)
+                reason = exc.strerror or str(exc)
+                log.error("results not written (%s); grading the batch again", reason)
                 await asyncio.sleep(5)
                 for q in batch:
                     self.queue.put_nowait(q)
