@@ -35,7 +35,8 @@ BEGIN = (
     "those, then regenerate -->"
 )
 END = "<!-- end of the generated part: text below this line is kept as written -->"
-COMMON = ("id", "dimension", "when", "description")  # every assertion's fields (kinds._base.Spec)
+# every assertion's fields (kinds._base.Spec)
+COMMON = ("id", "dimension", "when", "description", "alert")
 SECTIONS = ("Passes when", "Fails when", "Inconclusive when")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z`(\"])")
 
@@ -162,8 +163,8 @@ def page(kdef: Any, kept: str) -> str:
         lines += ["## Example", "", "```yaml", parsed.example, "```", ""]
     lines += ["## Fields", "", *fields_table(kdef.spec), ""]
     lines += [
-        "Every assertion also takes `id` (required), `dimension`, `when` and `description`: "
-        "see [the assertion file](../assertions.md).",
+        "Every assertion also takes `id` (required), `dimension`, `when`, `description` and "
+        "`alert`: see [the assertion file](../assertions.md).",
         "",
         END,
     ]

@@ -14,7 +14,15 @@ pytestmark = pytest.mark.slow
 DATA = Path(__file__).parents[1] / "ingest" / "data" / "vendors"
 
 
-def _export(url: str, *, ran: bool, session: str, end_root: bool = True) -> None:
+def _export(
+    url: str,
+    *,
+    ran: bool,
+    session: str,
+    end_root: bool = True,
+    attributes: dict[str, str] | None = None,
+    order: str = "A17",
+) -> None:
     """A call as an agent framework traces it: a root session span holding a tool span and a
     turn, exported in two batches by the real OTLP/HTTP exporter."""
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -25,7 +33,9 @@ def _export(url: str, *, ran: bool, session: str, end_root: bool = True) -> None
     provider = TracerProvider(resource=Resource.create({"service.name": "refund-agent"}))
     provider.add_span_processor(SimpleSpanProcessor(OTLPSpanExporter(endpoint=url + "/v1/traces")))
     tracer = provider.get_tracer("agent")
-    root = tracer.start_span("conversation", attributes={"conversation.id": session})
+    root = tracer.start_span(
+        "conversation", attributes={"conversation.id": session, **(attributes or {})}
+    )
     from opentelemetry import trace
 
     ctx = trace.set_span_in_context(root)
@@ -36,7 +46,7 @@ def _export(url: str, *, ran: bool, session: str, end_root: bool = True) -> None
         attributes={
             "gen_ai.operation.name": "execute_tool",
             "gen_ai.tool.name": tool,
-            "gen_ai.tool.call.arguments": json.dumps({"order_id": "A17"}),
+            "gen_ai.tool.call.arguments": json.dumps({"order_id": order}),
         },
     ):
         pass
@@ -100,3 +110,37 @@ def test_otlp_json_from_pipecat_and_livekit(tmp_path: Path, name: str) -> None:
         assert row["status"] == "graded", row["message"]
     finally:
         srv.stop()
+
+
+def test_an_otlp_call_carries_its_variables(tmp_path: Path, assertions: Path) -> None:
+    """`hotato.var.COLUMN` attributes, and `--var COLUMN=attr:NAME` for an attribute the
+    stack already sets (Pipecat's additional_span_attributes land on the conversation span)."""
+    assertions.write_text(
+        "version: 1\nassertions:\n  - id: refund-tool-ran\n    kind: tool_call\n"
+        "    name: issue_refund\n    args_subset: {order_id: '${call.order_id}'}\n"
+        "  - {id: shop-known, kind: tool_call, name: '${call.shop}', count: {min: 0}}\n"
+    )
+    srv = Server(
+        tmp_path / "results", assertions, "--workers", "1", "--var", "shop=attr:shop.name"
+    ).start()
+    try:
+        shop = {"shop.name": "acme"}
+        _export(
+            srv.url, ran=True, session="var-ok", attributes={"hotato.var.order_id": "A17", **shop}
+        )
+        _export(
+            srv.url,
+            ran=True,
+            session="var-other-order",
+            attributes={"hotato.var.order_id": "B22", **shop},
+        )
+        _export(srv.url, ran=True, session="var-missing")  # no order id: refused, named
+        srv.wait_graded(3)
+        rows = {r["call_id"]: r for r in call_rows(srv.out)}
+    finally:
+        srv.stop()
+    assert rows["var-ok"]["exit_code"] == 0
+    assert dict(rows["var-ok"]["variables"]) == {"order_id": "A17", "shop": "acme"}
+    assert rows["var-other-order"]["exit_code"] == 1  # B22 asked, A17 refunded
+    assert rows["var-missing"]["status"] == "refused"
+    assert "order_id" in rows["var-missing"]["message"]

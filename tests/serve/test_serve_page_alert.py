@@ -107,3 +107,28 @@ def test_alert_on_a_failing_assertion_and_on_a_rate(
         "hotato: refund-tool-ran failed 50% of the last 2 calls (threshold 50%)"
     )
     assert len(got) == 2
+
+
+def test_alert_true_in_the_file_alerts_without_alert_on(
+    tmp_path: Path, receiver: tuple[str, list[dict[str, Any]]]
+) -> None:
+    from tests.serve.bodies import ASSERTIONS
+
+    url, got = receiver
+    marked = tmp_path / "marked.yaml"
+    marked.write_text(
+        ASSERTIONS.replace("    name: issue_refund\n", "    name: issue_refund\n    alert: true\n")
+    )
+    srv = Server(tmp_path / "results", marked, "--workers", "1", "--alert", url).start()
+    try:
+        httpx.post(srv.url + "/vapi", content=vapi_body("fine"))
+        httpx.post(srv.url + "/vapi", content=vapi_body("claimed-only", refund_ran=False))
+        srv.wait_graded(2)
+        import time
+
+        deadline = time.monotonic() + 30
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        srv.stop()
+    assert [a["text"] for a in got] == ["hotato: call claimed-only FAILED refund-tool-ran"]

@@ -12,6 +12,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from tests.conftest import hotato
 from tests.serve.bodies import Server, retell_body, vapi_body
@@ -258,5 +259,50 @@ def test_a_slow_client_is_cut_off(tmp_path: Path, assertions: Path) -> None:
         assert json.loads(answer.split("\r\n\r\n", 1)[1]) == {
             "error": "the body took too long to arrive"
         }
+    finally:
+        srv.stop()
+
+
+def _closed_while_dribbling(sock: socket.socket, lines: int) -> bool:
+    """Send a header line at a time, a little while apart; True once the server closed."""
+    import time
+
+    sock.settimeout(0.5)
+    for n in range(lines):
+        try:
+            sock.sendall(f"X-Slow-{n}: {n}\r\n".encode())
+            if sock.recv(4096) == b"":
+                return True
+        except TimeoutError:
+            continue  # still open, nothing said: dribble on
+        except OSError:
+            return True  # reset
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.slow
+def test_a_client_dribbling_its_headers_is_cut_off(tmp_path: Path, assertions: Path) -> None:
+    """slowloris: a header line every ~0.7 s keeps uvicorn's own timers at bay, not hotato's."""
+    srv = Server(tmp_path / "results", assertions, "--header-timeout", "1").start()
+    try:
+        with socket.create_connection(("127.0.0.1", srv.port)) as sock:
+            sock.sendall(b"POST /vapi HTTP/1.1\r\nHost: x\r\n")
+            assert _closed_while_dribbling(sock, 200)
+        with socket.create_connection(("127.0.0.1", srv.port)) as silent:
+            silent.settimeout(60)
+            assert silent.recv(4096) == b""  # connected and said nothing: closed too
+        # a keep-alive connection is held to the same deadline on its next request
+        body = vapi_body("slow-keep-alive")
+        with socket.create_connection(("127.0.0.1", srv.port)) as sock:
+            sock.sendall(
+                b"POST /vapi HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+            )
+            sock.settimeout(30)
+            answer = sock.recv(4096)
+            assert answer.startswith(b"HTTP/1.1 200"), answer
+            sock.sendall(b"POST /vapi HTTP/1.1\r\n")
+            assert _closed_while_dribbling(sock, 200)
+        assert httpx.get(srv.url + "/healthz").status_code == 200  # and the server serves on
     finally:
         srv.stop()

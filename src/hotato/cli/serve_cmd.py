@@ -14,13 +14,34 @@ def _listen(value: str) -> tuple[str, int]:
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _duration(value: str) -> float | None:
+    """`--spool-keep`: 90s, 15m, 24h, 7d, a number of seconds, or `forever`."""
+    if value == "forever":
+        return None
+    number, unit = (value[:-1], value[-1]) if value[-1:] in _UNITS else (value, "s")
+    try:
+        seconds = float(number) * _UNITS[unit]
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise click.BadParameter(
+            f"{value!r}: expected a duration such as 90s, 15m, 24h or 7d, or forever",
+            param_hint="--spool-keep",
+        )
+    return seconds
+
+
 def _mapping(values: tuple[str, ...]) -> dict[str, str]:
     out = {}
     for value in values:
         column, sep, path = value.partition("=")
-        if not sep or not column.isidentifier() or not path:
+        if not sep or not column.isidentifier() or not path or path == "attr:":
             raise click.BadParameter(
-                f"{value!r}: expected COLUMN=PATH, e.g. order_id=message.call.metadata.order",
+                f"{value!r}: expected COLUMN=PATH, e.g. order_id=message.call.metadata.order, "
+                "or COLUMN=attr:NAME, e.g. order_id=attr:order.id",
                 param_hint="--var",
             )
         out[column] = path
@@ -60,9 +81,17 @@ def _mapping(values: tuple[str, ...]) -> dict[str, str]:
     "variables",
     multiple=True,
     metavar="COLUMN=PATH",
-    help="${call.COLUMN} from a dotted path in the received body (repeatable).",
+    help="${call.COLUMN} from a dotted path in a received JSON body, or attr:NAME for an "
+    "OTLP call's span or resource attribute (repeatable).",
 )
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option(
+    "--grading-nice",
+    type=click.IntRange(0, 19),
+    default=5,
+    show_default=True,
+    help="Niceness of the grading processes: they yield the processor to the receiver.",
+)
 @click.option("--batch-size", type=click.IntRange(min=1), default=32, show_default=True)
 @click.option(
     "--max-pending",
@@ -81,12 +110,28 @@ def _mapping(values: tuple[str, ...]) -> dict[str, str]:
     help="A client still sending its body after this long gets 408.",
 )
 @click.option(
+    "--header-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="A connection that has not sent a request's headers after this long is closed.",
+)
+@click.option(
     "--call-idle",
     type=click.FloatRange(min=0, min_open=True),
     default=60.0,
     show_default=True,
     metavar="SECONDS",
     help="An OTLP call with no span for this long is closed and graded.",
+)
+@click.option(
+    "--spool-keep",
+    default="24h",
+    show_default=True,
+    metavar="DURATION",
+    help="How long a graded call's body stays in the spool (90s, 15m, 24h, 7d, or forever); "
+    "a small mark per call id stays, so retries are still duplicates.",
 )
 @click.option("--alert", "alert_url", metavar="URL", help="POST a JSON alert here (Slack format).")
 @click.option("--alert-on", multiple=True, metavar="ID", help="Alert when a call FAILs this id.")
@@ -112,11 +157,14 @@ def serve_cmd(
     retell_key_env: str | None,
     variables: tuple[str, ...],
     workers: int,
+    grading_nice: int,
     batch_size: int,
     max_pending: int,
     max_body_kib: int,
     body_timeout: float,
+    header_timeout: float,
     call_idle: float,
+    spool_keep: str,
     alert_url: str | None,
     alert_on: tuple[str, ...],
     alert_rate: float | None,
@@ -149,11 +197,14 @@ def serve_cmd(
             retell_key_env=retell_key_env,
             variables=_mapping(variables),
             workers=workers,
+            grading_nice=grading_nice,
             batch_size=batch_size,
             max_pending=max_pending,
             max_body=max_body_kib * 1024,
             body_timeout=body_timeout,
+            header_timeout=header_timeout,
             call_idle=call_idle,
+            spool_keep=_duration(spool_keep),
             alert_url=alert_url,
             alert_on=alert_on,
             alert_rate=alert_rate,

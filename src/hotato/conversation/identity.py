@@ -34,7 +34,13 @@ def assertion_digests(specs: list[Any]) -> dict[str, str]:
     the id."""
     import msgspec
 
+    from hotato.kinds._base import identity_doc
+
     return {
-        spec.id: hashlib.sha256(msgspec.json.encode(spec, order="sorted")).hexdigest()
+        spec.id: hashlib.sha256(
+            msgspec.json.encode(
+                identity_doc(spec) if hasattr(spec, "alert") else spec, order="sorted"
+            )
+        ).hexdigest()
         for spec in specs
     }

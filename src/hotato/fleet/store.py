@@ -344,22 +344,15 @@ class ResultStore:
 
     def write(self, results: pa.Table, calls: pa.Table) -> None:
         """Commit one batch: its results, then its calls (the commit)."""
-        import pyarrow.parquet as pq
-
-        index = self._ready()
-        digest = hashlib.sha256()
-        for key in calls.column("input_digest").to_pylist():
-            digest.update(key.encode())
-        name = f"part-{digest.hexdigest()[:20]}.parquet"
+        self._ready()
         kv = self.metadata()
         types = (self._run or self._meta()).variables
-        for sub, table in ((RESULTS, results), (CALLS, calls)):
-            target = self.root / sub / name
-            tmp = target.with_name(target.name + ".tmp")
-            table = _with_variables(table, types)
-            pq.write_table(_with_metadata(table, kv), tmp, compression="zstd")
-            _fsync(tmp)
-            os.replace(tmp, target)
+        self.adopt(calls, write_parts(self.root, results, calls, kv, types))
+
+    def adopt(self, calls: pa.Table, name: str) -> None:
+        """Take into the index a batch whose parts another process wrote (`write_parts`, with
+        this run's `metadata()`): its calls, and the refused rows they replace."""
+        index = self._ready()
         # a call refused before and graded (or refused) again now: its old row goes
         ids = calls.column("call_id").to_pylist()
         self._drop(index.refused(ids), {name})
@@ -385,6 +378,33 @@ class ResultStore:
             self._index = self._build(self.root / INDEX)
             self._stale = False
         return self._index
+
+
+def write_parts(
+    root: Path,
+    results: pa.Table,
+    calls: pa.Table,
+    kv: dict[str, str],
+    types: dict[str, str] | None,
+) -> str:
+    """Write one batch's parts into the folder at `root`: its results, then its calls (the
+    commit), each fsync'd and renamed into place; the parts' name, a digest of the batch's
+    input digests (the same batch graded again overwrites its own parts, never doubles
+    them). Any process may write them; the process holding the folder then `adopt`s them."""
+    import pyarrow.parquet as pq
+
+    digest = hashlib.sha256()
+    for key in calls.column("input_digest").to_pylist():
+        digest.update(key.encode())
+    name = f"part-{digest.hexdigest()[:20]}.parquet"
+    for sub, table in ((RESULTS, results), (CALLS, calls)):
+        target = root / sub / name
+        tmp = target.with_name(target.name + ".tmp")
+        table = _with_variables(table, types)
+        pq.write_table(_with_metadata(table, kv), tmp, compression="zstd")
+        _fsync(tmp)
+        os.replace(tmp, target)
+    return name
 
 
 def _with_variables(table: pa.Table, types: dict[str, str] | None) -> pa.Table:

@@ -25,6 +25,23 @@ class Spec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     dimension: Dimension | None = None
     when: tuple[str, ...] = ()
     description: str | None = None
+    # `hotato serve --alert URL` posts an alert when a call FAILs this assertion. It changes
+    # no verdict, so it is left out of every digest of the assertion (`identity_doc`).
+    alert: bool = False
+
+
+# Fields of a spec that say what to do with its verdict, never what it checks: left out of the
+# digests that identify assertions (a run's id, a human label's binding), so marking an
+# assertion for alerts keeps every digest it had.
+NOT_IDENTITY = ("alert",)
+
+
+def identity_doc(spec: Spec) -> dict[str, Any]:
+    """The spec as builtins, less the fields that are not part of what it checks."""
+    doc: dict[str, Any] = msgspec.to_builtins(spec)
+    for name in NOT_IDENTITY:
+        doc.pop(name, None)
+    return doc
 
 
 class CountBounds(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -75,8 +75,10 @@ def decode_assertions(kind: str, name: str, text: str, packs: Sequence[str] = ()
 
 def assertions_digest(aset: AssertionSet) -> str:
     """The sha256 of the policy and the decoded assertions: equal files, equal digests."""
+    from hotato.kinds._base import identity_doc
+
     return hashlib.sha256(
-        msgspec.json.encode([aset.policy, [msgspec.to_builtins(s) for s in aset.specs]])
+        msgspec.json.encode([aset.policy, [identity_doc(s) for s in aset.specs]])
     ).hexdigest()
 
 

@@ -27,11 +27,17 @@ class ServeConfig:
     retell_key_env: str | None = None
     variables: dict[str, str] = field(default_factory=dict)  # COLUMN -> dotted path in the body
     workers: int = 2
+    # how much the grading processes yield the processor to the receiver (os.nice): enough
+    # that an acknowledgement never waits behind grading, little enough that grading is not
+    # starved by whatever else runs on the machine
+    grading_nice: int = 5
     batch_size: int = 32
     max_pending: int = 5000  # spooled and not yet graded: above it, 503 with Retry-After
     max_body: int = 8 << 20
     body_timeout: float = 30.0  # seconds a client may take to send its body
+    header_timeout: float = 10.0  # seconds a connection may take to send a request's headers
     call_idle: float = 60.0  # seconds of OTLP quiet that close a call
+    spool_keep: float | None = 86400.0  # seconds a graded call's body stays; None: forever
     alert_url: str | None = None
     alert_on: tuple[str, ...] = ()  # assertion ids whose FAIL is alerted on each call
     alert_rate: float | None = None  # a failure rate over the last `alert_window` calls
@@ -94,12 +100,17 @@ def check(cfg: ServeConfig) -> None:
         "--max-pending": cfg.max_pending,
         "--max-body-kib": cfg.max_body,
         "--body-timeout": cfg.body_timeout,
+        "--header-timeout": cfg.header_timeout,
         "--call-idle": cfg.call_idle,
         "--alert-window": cfg.alert_window,
     }
     for flag, value in numbers.items():
         if value <= 0:
             raise InputError.one(f"{flag} must be above 0")
+    if cfg.spool_keep is not None and cfg.spool_keep <= 0:
+        raise InputError.one("--spool-keep must be above 0")
+    if not 0 <= cfg.grading_nice <= 19:
+        raise InputError.one("--grading-nice must be from 0 to 19")
     if cfg.alert_rate is not None and not 0 < cfg.alert_rate <= 1:
         raise InputError.one("--alert-rate must be above 0 and at most 1")
     if (cfg.alert_on or cfg.alert_rate is not None) and cfg.alert_url is None:

@@ -53,6 +53,13 @@ def make_job(
     return replace(job, run_id=run_id_for(digest, [SERVE_CALLS]), used=tuple(used), digest=digest)
 
 
+def alerting(job: Job) -> tuple[str, ...]:
+    """The ids of the job's assertions marked `alert: true`, in document order."""
+    from hotato.fleet.worker import decode_job
+
+    return tuple(s.id for s in decode_job(job).specs if getattr(s, "alert", False))
+
+
 def open_store(out: str, job: Job) -> ResultStore:
     """The results folder, held by this server (a second writer is refused, naming it)."""
     from hotato.fleet.store import ResultStore, RunMeta
@@ -91,19 +98,37 @@ def write(store: ResultStore, results: pa.Table, calls: pa.Table) -> None:
     store.write(results, calls)
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where a grading process writes a batch's parts: the results folder, and the metadata
+    and variable types of the run holding it."""
+
+    root: str
+    kv: dict[str, str]
+    types: dict[str, str] | None
+
+
+def target(store: ResultStore) -> Target:
+    meta = store.recorded()
+    return Target(str(store.root), store.metadata(), meta.variables if meta else None)
+
+
 @dataclass
 class Graded:
     """One batch's outcome, sent back from a grading process."""
 
-    results: pa.Table
+    results: pa.Table | None  # None once written by the grading process (`part`)
     calls: pa.Table
     rows: list[dict[str, Any]]  # per call: call_id, status, exit_code, failed assertion ids
     unreadable: list[str]  # spool files that could not be read at all (named by key)
+    part: str | None = None  # the parts the grading process wrote, to adopt
+    unwritten: str | None = None  # why the parts could not be written (a full disk)
 
 
-def grade_files(job: Job, paths: list[str]) -> Graded:
-    """Grade spooled call files (runs in a grading process). A file that cannot be read at all
-    is a refused row, never a lost call."""
+def grade_files(job: Job, paths: list[str], into: Target | None = None) -> Graded:
+    """Grade spooled call files (runs in a grading process), and with `into`, write the
+    batch's parts there too, so the receiver only adopts them. A file that cannot be read at
+    all is a refused row, never a lost call."""
     from hotato.fleet.manifest import CallRow
     from hotato.fleet.worker import Batch, grade_batch
     from hotato.serve.spool import read_entry
@@ -152,7 +177,19 @@ def grade_files(job: Job, paths: list[str]) -> Graded:
             strict=True,
         )
     ]
-    return Graded(out.results, out.calls, summary, unreadable)
+    graded = Graded(out.results, out.calls, summary, unreadable)
+    if into is not None and out.calls.num_rows:
+        from datetime import UTC, datetime
+
+        from hotato.fleet.store import write_parts
+
+        kv = {**into.kv, "hotato.written_at": datetime.now(UTC).isoformat(timespec="seconds")}
+        try:
+            graded.part = write_parts(Path(into.root), out.results, out.calls, kv, into.types)
+        except OSError as exc:
+            graded.unwritten = exc.strerror or str(exc)
+        graded.results = None
+    return graded
 
 
 def evidence_files(source: str, body: bytes, base: Path) -> dict[str, str]:

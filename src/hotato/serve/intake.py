@@ -80,12 +80,35 @@ def variables(doc: dict[str, Any], base: dict[str, Any], mapping: dict[str, str]
     return out
 
 
+class _VapiMessage(msgspec.Struct):
+    """The fields of a Vapi server message the envelope reads; the transcript and messages
+    (most of a 20 KB report) are skipped by the decoder, never built as Python objects."""
+
+    type: Any = None
+    call: Any = None
+    assistant: Any = None
+    startedAt: Any = None
+
+
+class _Vapi(msgspec.Struct):
+    message: _VapiMessage
+
+
+_VAPI = msgspec.json.Decoder(_Vapi)
+
+
 def vapi(body: bytes, mapping: dict[str, str]) -> Header | Ignored:
     """A Vapi server message: `{"message": {"type": ..., "call": {...}, ...}}`."""
-    doc = _object(body)
-    message = doc.get("message")
-    if not isinstance(message, dict):
-        raise Refused("not a Vapi server message: no `message` object")
+    doc: dict[str, Any] = {}
+    try:
+        if mapping:
+            raise msgspec.ValidationError  # a mapped path may be anywhere: read it all
+        message = msgspec.structs.asdict(_VAPI.decode(body).message)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        doc = _object(body)  # the whole body, for the mapping or for a located refusal
+        message = doc.get("message")  # type: ignore[assignment]
+        if not isinstance(message, dict):
+            raise Refused("not a Vapi server message: no `message` object") from None
     kind = message.get("type")
     if kind != VAPI_GRADED:
         return Ignored(str(kind))
@@ -104,10 +127,38 @@ def vapi(body: bytes, mapping: dict[str, str]) -> Header | Ignored:
     )
 
 
+class _RetellCall(msgspec.Struct):
+    """The fields of a Retell call the envelope reads (the transcript is skipped)."""
+
+    call_id: Any = None
+    agent_id: Any = None
+    start_timestamp: Any = None
+    metadata: Any = None
+    retell_llm_dynamic_variables: Any = None
+
+
+class _Retell(msgspec.Struct):
+    event: Any = None
+    call: _RetellCall | None = None
+
+
+_RETELL = msgspec.json.Decoder(_Retell)
+
+
 def retell(body: bytes, mapping: dict[str, str]) -> Header | Ignored:
     """A Retell webhook: `{"event": ..., "call": {...}}`; call_ended and call_analyzed grade
     the call (whichever arrives first: the other is the same call id)."""
-    doc = _object(body)
+    doc: dict[str, Any]
+    try:
+        if mapping:
+            raise msgspec.ValidationError  # a mapped path may be anywhere: read it all
+        envelope = _RETELL.decode(body)
+        doc = {
+            "event": envelope.event,
+            "call": None if envelope.call is None else msgspec.structs.asdict(envelope.call),
+        }
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        doc = _object(body)
     event = doc.get("event")
     if event not in RETELL_GRADED:
         if not isinstance(event, str):
@@ -148,7 +199,7 @@ def native(body: bytes, mapping: dict[str, str]) -> tuple[Header, NativeCall]:
         raise Refused(f"the body is not JSON ({exc})") from None
     if call.trace is None and call.transcript is None:
         raise Refused("a call needs a `trace`, a `transcript` or both")
-    doc = msgspec.json.decode(body)
+    doc = msgspec.json.decode(body) if mapping else {}
     header = Header(
         source="calls",
         call_id=_id(call.call_id, "$.call_id"),

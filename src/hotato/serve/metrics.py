@@ -58,6 +58,11 @@ class Metrics:
         self.open_traces = Gauge(
             "hotato_serve_otlp_calls_open", "OTLP calls still gathering spans", registry=r
         )
+        self.pruned = Counter(
+            "hotato_serve_spool_pruned",
+            "Graded calls' bodies removed from the spool after --spool-keep",
+            registry=r,
+        )
         self.alerts = Counter(
             "hotato_serve_alerts", "Alerts sent, by outcome", ["outcome"], registry=r
         )

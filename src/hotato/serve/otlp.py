@@ -14,13 +14,40 @@ from __future__ import annotations
 import base64
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from hotato.serve.intake import Refused
 
 # Attributes that name the call, looked for on the root span, then the resource.
 CALL_ID_KEYS = ("conversation.id", "gen_ai.conversation.id", "session.id", "call.id", "lk.job_id")
 _ID_FIELDS = ("traceId", "spanId", "parentSpanId")
+# An attribute `hotato.var.COLUMN` is the call's `${call.COLUMN}`.
+VAR_PREFIX = "hotato.var."
+
+
+class Closed(NamedTuple):
+    """A closed call: its spans as one clean file, the call id and agent they name, and the
+    attributes its variables are read from (the root span's, then the resource's, then the
+    other spans', the first value of a name winning)."""
+
+    data: bytes
+    call_id: str | None
+    agent: str | None
+    attributes: dict[str, Any]
+
+
+def variables(attributes: dict[str, Any], mapping: dict[str, str]) -> dict[str, Any]:
+    """The call's `${call.COLUMN}` values: every `hotato.var.COLUMN` attribute, then each
+    `--var COLUMN=attr:NAME` (an attribute the call lacks gives no value)."""
+    out = {
+        name[len(VAR_PREFIX) :]: value
+        for name, value in attributes.items()
+        if name.startswith(VAR_PREFIX) and len(name) > len(VAR_PREFIX)
+    }
+    for column, name in mapping.items():
+        if attributes.get(name) is not None:
+            out[column] = attributes[name]
+    return out
 
 
 def _messages() -> Any:
@@ -120,14 +147,18 @@ def append(folder: Path, trace: str, data: bytes) -> Path:
     return path
 
 
-def close_call(path: Path) -> tuple[bytes, str | None, str | None]:
+def close_call(path: Path) -> Closed:
     """The gathered frames as one clean file (torn tail dropped, repeated spans once), the
-    call id the spans name (None: the trace id stands for it) and the agent's service name."""
+    call id the spans name (None: the trace id stands for it), the agent's service name, and
+    the attributes the call's variables are read from."""
     pb = _messages()
     data = path.read_bytes()
     seen: set[bytes] = set()
     frames: list[bytes] = []
     call_id = agent = None
+    root: dict[str, Any] = {}
+    resource: dict[str, Any] = {}
+    others: dict[str, Any] = {}
     pos = 0
     while pos + 4 <= len(data):
         size = int.from_bytes(data[pos : pos + 4], "big")
@@ -137,32 +168,49 @@ def close_call(path: Path) -> tuple[bytes, str | None, str | None]:
         request.ParseFromString(data[pos + 4 : pos + 4 + size])
         pos += 4 + size
         for rs in request.resource_spans:
-            resource = _attrs(rs.resource.attributes)
-            agent = agent or _str(resource.get("service.name"))
+            found = _attrs(rs.resource.attributes)
+            agent = agent or _str(found.get("service.name"))
+            for k, v in found.items():
+                resource.setdefault(k, v)
             for ss in rs.scope_spans:
                 keep = [s for s in ss.spans if s.span_id not in seen]
                 seen.update(s.span_id for s in keep)
                 for span in keep:
+                    attrs = _attrs(span.attributes)
                     if not span.parent_span_id:
-                        attrs = _attrs(span.attributes)
                         call_id = call_id or next(
                             (_str(attrs.get(k)) for k in CALL_ID_KEYS if _str(attrs.get(k))),
                             None,
                         )
+                        for k, v in attrs.items():
+                            root.setdefault(k, v)
+                    else:
+                        for k, v in attrs.items():
+                            others.setdefault(k, v)
                 del ss.spans[:]
                 ss.spans.extend(keep)
         frame = request.SerializeToString()
         if frame:
             frames.append(len(frame).to_bytes(4, "big") + frame)
-    return b"".join(frames), call_id, agent
+    return Closed(b"".join(frames), call_id, agent, {**others, **resource, **root})
 
 
 def _attrs(kvs: Any) -> dict[str, Any]:
-    out = {}
-    for kv in kvs:
-        which = kv.value.WhichOneof("value")
-        out[kv.key] = getattr(kv.value, which) if which else None
-    return out
+    return {kv.key: _value(kv.value) for kv in kvs}
+
+
+def _value(value: Any) -> Any:
+    """An OTLP AnyValue as a JSON value (bytes as hex)."""
+    which = value.WhichOneof("value")
+    if which is None:
+        return None
+    if which == "array_value":
+        return [_value(v) for v in value.array_value.values]
+    if which == "kvlist_value":
+        return {kv.key: _value(kv.value) for kv in value.kvlist_value.values}
+    if which == "bytes_value":
+        return bytes(value.bytes_value).hex()
+    return getattr(value, which)
 
 
 def _str(value: Any) -> str | None:

@@ -76,6 +76,12 @@ def overview(svc: Service) -> str:
 def call(svc: Service, call_id: str) -> tuple[str, int]:
     """The call's page and the HTTP status."""
     state, header = svc.find(call_id)
+    if state == "pruned":
+        return _note(
+            f"Call {call_id} was graded; its body was removed from the spool after the "
+            "retention (--spool-keep), so its page cannot be drawn again. Its verdicts are "
+            "in the results folder."
+        ), 200
     if state == "unknown" or header is None:
         return _note(f"No call {call_id} was received."), 404
     if state == "pending":

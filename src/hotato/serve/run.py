@@ -17,6 +17,7 @@ def serve(cfg: ServeConfig) -> None:
             "hotato serve needs the serve extra: pip install 'hotato[serve]'"
         ) from None
     from hotato.serve.asgi import app
+    from hotato.serve.protocol import bounded_protocol
 
     application = app(cfg)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -26,6 +27,7 @@ def serve(cfg: ServeConfig) -> None:
         port=cfg.port,
         log_level="info",
         access_log=False,  # one line per call at 200 calls/s is noise; /metrics counts them
+        http=bounded_protocol(cfg.header_timeout),  # a request's headers within the timeout
         timeout_keep_alive=5,
         limit_concurrency=1000,
         h11_max_incomplete_event_size=64 * 1024,  # headers larger than this: refused

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -19,9 +20,10 @@ from typing import Any
 from hotato.serve import fleet_io, otlp
 from hotato.serve.config import Secrets, ServeConfig, check, is_loopback, secrets
 from hotato.serve.metrics import Metrics
-from hotato.serve.spool import Entry, Header, Spool, key_of, read_entry
+from hotato.serve.spool import Committer, Entry, Header, Spool, key_of, read_entry
 
 log = logging.getLogger("hotato.serve")
+ATTR = "attr:"
 
 
 @dataclass(frozen=True)
@@ -49,12 +51,17 @@ class Service:
     def __init__(self, cfg: ServeConfig) -> None:
         check(cfg)
         self.cfg = cfg
+        # --var COLUMN=attr:NAME: an OTLP call's column from a span or resource attribute
+        self.attr_vars = {c: p[len(ATTR) :] for c, p in cfg.variables.items() if p.startswith(ATTR)}
         self.secrets: Secrets = secrets(cfg)
         self.loopback = is_loopback(cfg.host)
         kind, path = ("test", cfg.test) if cfg.test is not None else ("assertions", cfg.assertions)
         assert path is not None
         self.job = fleet_io.make_job(path, kind, cfg.packs, cfg.policy, cfg.state, cfg.state_before)
+        # alerted on each FAIL: the file's `alert: true` assertions and the --alert-on ids
+        self.alert_on = tuple(dict.fromkeys((*fleet_io.alerting(self.job), *cfg.alert_on)))
         self.store = fleet_io.open_store(cfg.out, self.job)  # first: it refuses a foreign folder
+        self._into = fleet_io.target(self.store)  # grading processes write the parts
         self.spool = Spool(cfg.out)
         self.spool.sweep()
         self.metrics = Metrics()
@@ -66,6 +73,9 @@ class Service:
         self._write = asyncio.Lock()
         self._tasks: list[asyncio.Task[Any]] = []
         self._pool: ProcessPoolExecutor | None = None
+        self._committer: Committer | None = None
+        self._pruner: threading.Thread | None = None
+        self._stopping = threading.Event()
         self._alerter: Any = None
         self._client: Any = None
         self._busy: set[asyncio.Task[Any]] = set()
@@ -74,16 +84,22 @@ class Service:
     # --- life -------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self._pool = _pool(self.cfg.workers)
+        self._pool = _pool(self.cfg.workers, self.cfg.grading_nice)
+        self._committer = Committer(self.spool, asyncio.get_running_loop())
         if self.cfg.alert_url is not None:
             import httpx
 
             from hotato.serve.alerts import Alerter
 
             self._alerter = Alerter(
-                self.cfg.alert_url, self.cfg.alert_on, self.cfg.alert_rate, self.cfg.alert_window
+                self.cfg.alert_url, self.alert_on, self.cfg.alert_rate, self.cfg.alert_window
             )
             self._client = httpx.AsyncClient(follow_redirects=False)
+        if self.alert_on and self.cfg.alert_url is None:
+            log.warning(
+                "assertions marked alert: true (%s), and no --alert URL: no alert is sent",
+                ", ".join(self.alert_on),
+            )
         held = await asyncio.to_thread(self._resume)
         log.info("resumed: %d spooled calls to grade, %d already committed", *held)
         now = time.monotonic()
@@ -95,6 +111,23 @@ class Service:
             asyncio.create_task(self._dispatch()),
             asyncio.create_task(self._idle_closer()),
         ]
+        if self.cfg.spool_keep is not None:
+            self._pruner = threading.Thread(
+                target=self._prune, args=(self.cfg.spool_keep,), name="hotato-prune", daemon=True
+            )
+            self._pruner.start()
+
+    def _prune(self, keep: float) -> None:
+        """Remove graded calls' bodies past the retention, a pass every tenth of it (at most
+        every five minutes)."""
+        while not self._stopping.is_set():
+            try:
+                removed = self.spool.prune(keep, self._stopping)
+                if removed:
+                    self.metrics.pruned.inc(removed)
+            except OSError as exc:
+                log.error("pruning the spool failed (%s); trying again later", exc.strerror)
+            self._stopping.wait(min(keep / 10, 300.0))
 
     def _resume(self) -> tuple[int, int]:
         pending = self.spool.pending()
@@ -111,6 +144,9 @@ class Service:
         return len(todo), len(committed)
 
     async def stop(self) -> None:
+        self._stopping.set()
+        if self._pruner is not None:
+            await asyncio.to_thread(self._pruner.join)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -120,6 +156,8 @@ class Service:
             await asyncio.wait(self._busy, timeout=30)
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._committer is not None:
+            self._committer.close()
         if self._client is not None:
             await self._client.aclose()
         self.store.close()
@@ -134,16 +172,34 @@ class Service:
     async def accept(self, header: Header, body: bytes) -> str:
         """Spool one call durably: "accepted", or "duplicate" for a call id already spooled."""
         self.check_room()
-        header = _with_received(header)
-        entry: Entry | None = await asyncio.to_thread(self.spool.put, header, body)
+        entry = await self._spool(_with_received(header), body)
+        return "duplicate" if entry is None else "accepted"
+
+    async def _spool(self, header: Header, body: bytes) -> Entry | None:
+        """The call on disk (group commit), queued for grading; None for a call id already
+        spooled. Queued when its write settles, even if the request was cancelled meanwhile
+        (its client went away): a spooled call is always graded."""
+        if self._committer is None:  # not started (an app whose lifespan never ran)
+            entry = await asyncio.to_thread(self.spool.put, header, body)
+            self._spooled(header, entry)
+            return entry
+        future = self._committer.put(header, body)
+
+        def settled(f: asyncio.Future[Entry | None]) -> None:
+            if not f.cancelled() and f.exception() is None:
+                self._spooled(header, f.result())
+
+        future.add_done_callback(settled)
+        return await asyncio.shield(future)
+
+    def _spooled(self, header: Header, entry: Entry | None) -> None:
         if entry is None:
             self.metrics.duplicates.labels(header.source).inc()
-            return "duplicate"
+            return
         self.pending += 1
         self.metrics.pending.set(self.pending)
         self.metrics.received.labels(header.source).inc()
         self.queue.put_nowait(Queued(entry.key, entry.path, header.received))
-        return "accepted"
 
     async def gather(self, parts: dict[str, tuple[bytes, bool]]) -> None:
         """Append an OTLP export's spans to their calls; a root span closes its call."""
@@ -170,18 +226,15 @@ class Service:
             path = self.spool.otlp / trace
             if not path.exists():
                 return
-            data, call_id, agent = await asyncio.to_thread(otlp.close_call, path)
-            if data:
-                header = Header(source="otlp", call_id=call_id or trace, agent=agent)
-                header = _with_received(header)
-                entry = await asyncio.to_thread(self.spool.put, header, data)
-                if entry is None:
-                    self.metrics.duplicates.labels("otlp").inc()
-                else:
-                    self.pending += 1
-                    self.metrics.pending.set(self.pending)
-                    self.metrics.received.labels("otlp").inc()
-                    self.queue.put_nowait(Queued(entry.key, entry.path, header.received))
+            closed = await asyncio.to_thread(otlp.close_call, path)
+            if closed.data:
+                header = Header(
+                    source="otlp",
+                    call_id=closed.call_id or trace,
+                    agent=closed.agent,
+                    variables=otlp.variables(closed.attributes, self.attr_vars),
+                )
+                await self._spool(_with_received(header), closed.data)
             path.unlink(missing_ok=True)
             self.traces.pop(trace, None)
         self._locks.pop(trace, None)
@@ -218,7 +271,7 @@ class Service:
             assert self._pool is not None
             try:
                 graded = await loop.run_in_executor(
-                    self._pool, fleet_io.grade_files, self.job, paths
+                    self._pool, fleet_io.grade_files, self.job, paths, self._into
                 )
             except Exception as exc:
                 # a grading process died (killed, out of memory): the batch is graded again
@@ -229,8 +282,14 @@ class Service:
                     self.queue.put_nowait(q)
                 return
             try:
+                if graded.unwritten is not None:
+                    raise OSError(graded.unwritten)
                 async with self._write:
-                    if graded.calls.num_rows:
+                    # the grading process wrote the parts; the receiver takes them into the
+                    # index (and drops rows they replace), then marks the calls done
+                    if graded.part is not None:
+                        await asyncio.to_thread(self.store.adopt, graded.calls, graded.part)
+                    elif graded.results is not None and graded.calls.num_rows:
                         await asyncio.to_thread(
                             fleet_io.write, self.store, graded.results, graded.calls
                         )
@@ -238,7 +297,8 @@ class Service:
             except OSError as exc:
                 # the results folder could not be written (a full disk): the calls stay
                 # spooled and are graded again once it can be
-                log.error("results not written (%s); grading the batch again", exc.strerror)
+                reason = exc.strerror or str(exc)
+                log.error("results not written (%s); grading the batch again", reason)
                 await asyncio.sleep(5)
                 for q in batch:
                     self.queue.put_nowait(q)
@@ -249,7 +309,7 @@ class Service:
 
     def _renew_pool(self) -> None:
         old = self._pool
-        self._pool = _pool(self.cfg.workers)
+        self._pool = _pool(self.cfg.workers, self.cfg.grading_nice)
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
 
@@ -298,15 +358,15 @@ class Service:
     # --- reading ----------------------------------------------------------------------------
 
     def find(self, call_id: str) -> tuple[str, Header | None]:
-        """("unknown" | "pending" | "done", the call's header)."""
+        """("unknown" | "pending" | "done" | "pruned", the call's header)."""
         path = self.spool.find(call_id)
         if path is None:
-            return "unknown", None
+            return ("pruned" if self.spool.pruned(call_id) else "unknown"), None
         header, _ = read_entry(path)
         return ("done" if self.spool.is_done(key_of(call_id)) else "pending"), header
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
+def _pool(workers: int, nice: int) -> ProcessPoolExecutor:
     """Grading processes that end with the server, even when it is killed with kill -9."""
     import multiprocessing
     import os
@@ -315,11 +375,11 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         workers,
         mp_context=multiprocessing.get_context("forkserver"),
         initializer=_grading_process,
-        initargs=(os.getpid(),),
+        initargs=(os.getpid(), nice),
     )
 
 
-def _grading_process(server: int) -> None:
+def _grading_process(server: int, nice: int) -> None:
     """Each grading process: it ends with the server, and yields the processor to it, so
     acknowledging a call never waits behind grading one (backpressure bounds the backlog)."""
     import contextlib
@@ -329,7 +389,7 @@ def _grading_process(server: int) -> None:
 
     end_with(server)
     with contextlib.suppress(OSError):
-        os.nice(10)
+        os.nice(nice)
 
 
 def _with_received(header: Header) -> Header:
