@@ -283,3 +283,15 @@ def test_a_claim_naming_nothing_rests_on_every_action_of_its_turn() -> None:
 )
 def test_proposals_and_what_follows_a_later_step_are_not_done_claims(text: str) -> None:
     assert "done" not in _polarities(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You can open the link, add it to your cart, and complete the purchase.",
+        "I've already transferred your request to a person who can review the refund options.",
+    ],
+)
+def test_instructions_to_the_caller_and_a_handoff_claim_no_refund(text: str) -> None:
+    claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
+    assert not [c for c in claims if c.polarity == "done" and c.type != "handoff"]
