@@ -130,8 +130,9 @@ print(len(trace.spans), round(time.perf_counter() - t, 2))
 
 def vapi(calls: int, pad: int) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from hotato.evidence.ingest import load_call
     from tests.serve.bodies import vapi_body
+
+    from hotato.evidence.ingest import load_call
 
     tmp = Path(tempfile.mkdtemp(prefix="hotato-ingest-bench-"))
     try:
