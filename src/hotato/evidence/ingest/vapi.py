@@ -109,7 +109,7 @@ _MILLIS_BOUND = 20_000_000_000_000  # ... and below this milliseconds
 
 
 def _instant(w: Walk, obj: dict[str, Any], key: str, path: str) -> int | None:
-    value = obj.get(key)
+    value: Any = obj.get(key)
     cls = value.__class__
     if (cls is float or cls is int) and -_MILLIS_BOUND < value < _MILLIS_BOUND:  # not NaN or inf
         scale = 1_000_000_000 if -_SECONDS_BOUND < value < _SECONDS_BOUND else 1_000_000
@@ -120,7 +120,7 @@ def _instant(w: Walk, obj: dict[str, Any], key: str, path: str) -> int | None:
 
 
 def _number(w: Walk, obj: dict[str, Any], key: str, path: str) -> float | None:
-    value = obj.get(key)
+    value: Any = obj.get(key)
     if value.__class__ is float and math.isfinite(value):
         return value
     if value is None:
