@@ -7,6 +7,11 @@ getrusage(RUSAGE_CHILDREN). A second child measures `load_any_trace` (the in-mem
 `assert run --trace` uses).
 
     .venv/bin/python bench/ingest_bench.py [--spans N] [--per-line N] [--keep]
+    .venv/bin/python bench/ingest_bench.py --vapi 2000   # serve-sized Vapi reports instead
+
+`--vapi N` reads N Vapi end-of-call reports (~23 KB, built as `hotato serve`'s benchmark
+builds them, validated by the vapi-server-sdk's model) with `load_call`, the call `hotato
+serve`'s grader makes, and prints the processor time per report (the best of 5 rounds).
 """
 
 from __future__ import annotations
@@ -123,6 +128,36 @@ print(len(trace.spans), round(time.perf_counter() - t, 2))
 """
 
 
+def vapi(calls: int, pad: int) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.serve.bodies import vapi_body
+
+    from hotato.evidence.ingest import load_call
+
+    tmp = Path(tempfile.mkdtemp(prefix="hotato-ingest-bench-"))
+    try:
+        paths = []
+        for i in range(calls):
+            path = tmp / f"{i}.trace.json"
+            path.write_bytes(vapi_body(f"bench-{i:07d}", pad=pad, refund_ran=i % 5 != 0))
+            paths.append(path)
+        size = paths[0].stat().st_size
+        best = float("inf")
+        for _ in range(5):
+            started = time.process_time()
+            spans = sum(len(load_call(p).trace.spans) for p in paths)
+            best = min(best, time.process_time() - started)
+        print(
+            f"vapi load_call: {calls:,} reports of {size / 1024:.1f} KiB ({spans // calls} spans "
+            f"each): {best / calls * 1000:.3f} ms CPU per report (best of 5)"
+        )
+    finally:
+        for p in tmp.iterdir():
+            p.unlink()
+        os.rmdir(tmp)
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPU(s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spans", type=int, default=1_000_000)
@@ -133,7 +168,14 @@ def main() -> None:
         action="store_true",
         help="also time load_any_trace (every span, in the native trace's store)",
     )
+    parser.add_argument(
+        "--vapi", type=int, metavar="N", help="time load_call on N Vapi end-of-call reports"
+    )
+    parser.add_argument("--pad", type=int, default=60, help="--vapi: turns of padding (~23 KB)")
     args = parser.parse_args()
+    if args.vapi:
+        vapi(args.vapi, args.pad)
+        return
     tmp = Path(tempfile.mkdtemp(prefix="hotato-ingest-bench-"))
     try:
         src, out = tmp / "export.otlp.jsonl", tmp / "voice_trace.jsonl"

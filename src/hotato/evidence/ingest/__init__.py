@@ -15,7 +15,7 @@ from itertools import islice
 from hotato._io import gc_paused
 from hotato.evidence.ingest._emit import Emitter, Options
 from hotato.evidence.ingest._pipeline import convert, empty_reason, meta, spoken_turns
-from hotato.evidence.ingest.detect import FORMATS, detect_format, normalize
+from hotato.evidence.ingest.detect import FORMATS, classify, detect_format, normalize, sniff
 from hotato.evidence.ingest.writer import (
     check_target,
     write_outputs,
@@ -65,9 +65,15 @@ def load_call(path: str | os.PathLike[str], fmt: str = "auto") -> CallEvidence:
     as INCONCLUSIVE evidence rather than a clean call. Malformed input raises InputError.
     """
     wanted = normalize(fmt)
-    if wanted == "native" or (wanted == "auto" and detect_format(path) == "native"):
+    if wanted == "native":
         return CallEvidence(load_trace(path))
-    em = convert(path, wanted)
+    sn = None
+    if wanted == "auto":
+        sn = sniff(path)  # read once: detected here, then converted from the same read
+        wanted = classify(sn)
+        if wanted == "native":
+            return CallEvidence(load_trace(path))
+    em = convert(path, wanted, sniffed=sn)
     try:
         trace = _trace(em, str(path))
         turns = spoken_turns(em)

@@ -491,7 +491,10 @@ class Emitter:
         """Someone spoke: an audio-activity span (when timed) and a transcript turn."""
         who = normalize_role(role)
         if start is not None and who in ("caller", "agent"):
-            self.span(f"{who}_audio_active", start=start, end=end, extra=self.text_fields(text))
+            # the body is `text` (a string) or `text_redacted`: typed as the trace model wants
+            typed = text is None or isinstance(text, str)
+            body = self.text_fields(text)
+            self._put(f"{who}_audio_active", body, start, end, None, None, None, typed)
         self.said(who, text, start=start, end=end)
 
     def said(

@@ -16,11 +16,15 @@ CREATED_BY = "hotato trace ingest"
 
 
 def convert(
-    path: str | os.PathLike[str], fmt: str = "auto", opts: Options | None = None
+    path: str | os.PathLike[str],
+    fmt: str = "auto",
+    opts: Options | None = None,
+    sniffed: Sniffed | None = None,
 ) -> Emitter:
-    """Read `path` as `fmt` (or the detected format). The caller closes `em.col`."""
+    """Read `path` as `fmt` (or the detected format). The caller closes `em.col`. `sniffed`:
+    the file's head already read by the caller (`sniff(path)`), so it is not read twice."""
     wanted = normalize(fmt)
-    sn = sniff(path)
+    sn = sniffed if sniffed is not None else sniff(path)
     actual = classify(sn) if wanted == "auto" else wanted
     em = Emitter(opts or Options(), source=str(path))
     em.deployment.stack = actual if actual != "native" else None

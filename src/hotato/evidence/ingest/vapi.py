@@ -11,6 +11,7 @@ call to `destination`; the `dtmf` tool presses `keys`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,7 @@ _CALL_MESSAGES = frozenset(
 )
 # What Vapi writes as a tool's result when the tool returned nothing: the result is unknown.
 NO_RESULT = frozenset({"No result returned."})
+_SPEAKERS = frozenset({"user", "bot", "assistant"})
 
 
 def _kind(obj: dict[str, Any]) -> str | None:
@@ -90,13 +92,46 @@ class _Clock:
 
     def at(self, w: Walk, obj: dict[str, Any], path: str) -> int | None:
         if self.absolute:
-            t = w.instant(obj.get("time"), f"{path}.time")
+            t = _instant(w, obj, "time", path)
             if t is not None:
                 return t
-        sfs = w.number(obj.get("secondsFromStart"), f"{path}.secondsFromStart")
+        sfs = _number(w, obj, "secondsFromStart", path)
         if sfs is None or self.base_ns is None:
             return None
         return self.base_ns + (seconds_to_ns(sfs) or 0)
+
+
+# Per-message reads. A report has hundreds of messages, so the common well-typed value is taken
+# as it is and the JSON path of a field is only spelled out when `Walk` has a problem to record
+# (the same problems, in the same order, as reading every field through `Walk`).
+_SECONDS_BOUND = 20_000_000_000  # epoch numbers below this are seconds, as `instant_to_ns` reads
+_MILLIS_BOUND = 20_000_000_000_000  # ... and below this milliseconds
+
+
+def _instant(w: Walk, obj: dict[str, Any], key: str, path: str) -> int | None:
+    value: Any = obj.get(key)
+    cls = value.__class__
+    if (cls is float or cls is int) and -_MILLIS_BOUND < value < _MILLIS_BOUND:  # not NaN or inf
+        scale = 1_000_000_000 if -_SECONDS_BOUND < value < _SECONDS_BOUND else 1_000_000
+        return round(value * scale)
+    if value is None:
+        return None
+    return w.instant(value, f"{path}.{key}")
+
+
+def _number(w: Walk, obj: dict[str, Any], key: str, path: str) -> float | None:
+    value: Any = obj.get(key)
+    if value.__class__ is float and math.isfinite(value):
+        return value
+    if value is None:
+        return None
+    return w.number(value, f"{path}.{key}")
+
+
+def _text(w: Walk, value: Any, path: str, key: str) -> str | None:
+    if value is None or value.__class__ is str:
+        return value
+    return w.text(value, f"{path}.{key}")
 
 
 def read_document(doc: Any, name: str, em: Emitter) -> None:
@@ -199,13 +234,14 @@ def _message(w: Walk, em: Emitter, clock: _Clock, message: Any, path: str) -> in
         if message is None:
             w.bad(path, "expected an object, got null")
         return None
-    role = w.text(obj.get("role"), f"{path}.role") or ""
+    role = _text(w, obj.get("role"), path, "role") or ""
     start = clock.at(w, obj, path)
-    if role in ("user", "bot", "assistant"):
-        said = w.text(obj.get("message", obj.get("content")), f"{path}.message")
+    if role in _SPEAKERS:
+        said = _text(w, obj.get("message", obj.get("content")), path, "message")
         end = None
-        duration = w.number(obj.get("duration"), f"{path}.duration")  # seconds
-        t0, t1 = (w.instant(obj.get(k), f"{path}.{k}") for k in ("time", "endTime"))
+        duration = _number(w, obj, "duration", path)  # seconds
+        t0 = _instant(w, obj, "time", path)
+        t1 = _instant(w, obj, "endTime", path)
         if start is not None and t0 is not None and t1 is not None and t1 >= t0:
             end = start + (t1 - t0)
         elif start is not None and duration is not None:
