@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -111,6 +111,14 @@ def ingest_export(export: str, vendor: str, trace_out: str, transcript_out: str)
     from hotato.evidence.ingest import ingest
 
     ingest(export, fmt=vendor, out=trace_out, transcript_out=transcript_out)
+
+
+def otlp_attributes(kvs: Any) -> dict[str, Any]:
+    """A protobuf OTLP span's or resource's attributes as JSON values, read as `hotato trace
+    ingest` reads them."""
+    from hotato.evidence.ingest._otlp import proto_attributes
+
+    return proto_attributes(kvs)
 
 
 def hex_id(value: str | bytes) -> str:

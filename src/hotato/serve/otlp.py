@@ -151,6 +151,8 @@ def close_call(path: Path) -> Closed:
     """The gathered frames as one clean file (torn tail dropped, repeated spans once), the
     call id the spans name (None: the trace id stands for it), the agent's service name, and
     the attributes the call's variables are read from."""
+    from hotato.runs.fleet import otlp_attributes as _attrs
+
     pb = _messages()
     data = path.read_bytes()
     seen: set[bytes] = set()
@@ -193,24 +195,6 @@ def close_call(path: Path) -> Closed:
         if frame:
             frames.append(len(frame).to_bytes(4, "big") + frame)
     return Closed(b"".join(frames), call_id, agent, {**others, **resource, **root})
-
-
-def _attrs(kvs: Any) -> dict[str, Any]:
-    return {kv.key: _value(kv.value) for kv in kvs}
-
-
-def _value(value: Any) -> Any:
-    """An OTLP AnyValue as a JSON value (bytes as hex)."""
-    which = value.WhichOneof("value")
-    if which is None:
-        return None
-    if which == "array_value":
-        return [_value(v) for v in value.array_value.values]
-    if which == "kvlist_value":
-        return {kv.key: _value(kv.value) for kv in value.kvlist_value.values}
-    if which == "bytes_value":
-        return bytes(value.bytes_value).hex()
-    return getattr(value, which)
 
 
 def _str(value: Any) -> str | None:

@@ -409,13 +409,15 @@ def _pvalue(v: Any) -> Any:
     return value
 
 
-def _pattrs(kvs: Any) -> dict[str, Any]:
+def proto_attributes(kvs: Any) -> dict[str, Any]:
+    """Protobuf OTLP attributes (KeyValue list) as JSON values: bytes as base64, a non-finite
+    float as null."""
     return {kv.key: _pvalue(kv.value) for kv in kvs}
 
 
 def _proto_spans(message: Any) -> Iterator[OSpan]:
     for rs in message.resource_spans:
-        resource = _pattrs(rs.resource.attributes)
+        resource = proto_attributes(rs.resource.attributes)
         for ss in rs.scope_spans:
             scope = ss.scope.name
             for sp in ss.spans:
@@ -426,13 +428,13 @@ def _proto_spans(message: Any) -> Iterator[OSpan]:
                     parent_span_id=sp.parent_span_id.hex(),
                     start_ns=sp.start_time_unix_nano or None,
                     end_ns=sp.end_time_unix_nano or None,
-                    attributes=_pattrs(sp.attributes),
+                    attributes=proto_attributes(sp.attributes),
                     status_code=int(sp.status.code),
                     status_message=sp.status.message,
                     scope=scope,
                     resource=resource,
                     events=[
-                        Event(ev.name, ev.time_unix_nano or None, _pattrs(ev.attributes))
+                        Event(ev.name, ev.time_unix_nano or None, proto_attributes(ev.attributes))
                         for ev in sp.events
                     ],
                 )
