@@ -83,19 +83,22 @@ def test_an_unscorable_recording_makes_the_timing_checks_inconclusive(tmp_path: 
         assert want in r["reason"]
 
 
+# A conversation test whose one check reads the scored recording.
+STOPPED_TEST = {
+    "id": "barge-in",
+    "version": 1,
+    "kind": "hotato.conversation-test",
+    "agent": "support-bot",
+    "assertions": {"deterministic": [
+        {"id": "stopped", "kind": "outcome",
+         "all_of": [{"field_present": "verdict.seconds_to_yield"}]},
+    ]},
+}  # fmt: skip
+
+
 def test_test_run_binds_the_audio_and_the_timing_made_from_it(tmp_path: Path) -> None:
     clip(tmp_path / "call.wav", **BARGE_IN)
-    test = {
-        "id": "barge-in",
-        "version": 1,
-        "kind": "hotato.conversation-test",
-        "agent": "support-bot",
-        "assertions": {"deterministic": [
-            {"id": "stopped", "kind": "outcome",
-             "all_of": [{"field_present": "verdict.seconds_to_yield"}]},
-        ]},
-    }  # fmt: skip
-    (tmp_path / "t.json").write_text(json.dumps(test))
+    (tmp_path / "t.json").write_text(json.dumps(STOPPED_TEST))
     ran = hotato(
         "test", "run", "t.json", "--agent", "support-bot", "--audio", "call.wav",
         "--out", "art",
@@ -151,17 +154,7 @@ def test_assert_run_reads_the_audio_by_its_layout(tmp_path: Path) -> None:
 
 def test_test_run_scores_and_binds_the_audio_by_its_layout(tmp_path: Path) -> None:
     _agent_left(tmp_path)
-    test = {
-        "id": "barge-in",
-        "version": 1,
-        "kind": "hotato.conversation-test",
-        "agent": "support-bot",
-        "assertions": {"deterministic": [
-            {"id": "stopped", "kind": "outcome",
-             "all_of": [{"field_present": "verdict.seconds_to_yield"}]},
-        ]},
-    }  # fmt: skip
-    (tmp_path / "t.json").write_text(json.dumps(test))
+    (tmp_path / "t.json").write_text(json.dumps(STOPPED_TEST))
     ran = hotato(
         "test", "run", "t.json", "--agent", "support-bot", "--audio", "call.wav",
         "--layout", "livekit", "--out", "art",
