@@ -203,6 +203,7 @@ class ClaimGrader:
         self._cands: dict[tuple[str, tuple[str, ...]], list[Span]] = {}
         self._codes_of: dict[str, set[str]] = {}  # span id -> the codes it holds
         self._known: dict[str, set[str]] | None = None
+        self._ran_names: set[str | None] | None = None
         self.next_claim: dict[tuple[int, tuple[int, int]], int] = {}  # claim -> next of its type
         self.after: dict[tuple[int, tuple[int, int]], int] = {}  # claim -> the last one's end
 
@@ -258,6 +259,13 @@ class ClaimGrader:
             for s in self.trace.by_type.get("tool_call", [])
             if record.within(s, limit) and not record.raised(s) and self._acts(s)
         ]
+
+    def _ran(self) -> set[str | None]:
+        """The names of the tools the trace shows called, read once per call."""
+        if self._ran_names is None:
+            assert self.trace is not None
+            self._ran_names = {s.name for s in self.trace.by_type.get("tool_call", [])}
+        return self._ran_names
 
     def _codes(self, span: Span) -> set[str]:
         """The codes a call was given or returned, read once per call."""
@@ -816,8 +824,7 @@ class ClaimGrader:
                 continue
             named = by_words(claim.text, [], self.catalog, self.packs)
             if span in earlier:  # a summary: only a tool that ran can be another one it names
-                ran = {s.name for s in self.trace.by_type.get("tool_call", [])}
-                named = [n for n in named if n in ran]
+                named = [n for n in named if n in self._ran()]
             if named and span.name not in named:
                 continue  # its own words name another tool ("and 1 bag has been added")
             anew = [t for t in self.readbacks.get(claim.type, []) if first < t < claim.turn]
@@ -841,8 +848,7 @@ class ClaimGrader:
         when no fresh action answers to it and it says no other kind of action."""
         assert self.trace is not None
         mine = {sid for (sid, _), turn in self.ledger.used.items() if turn == claim.turn}
-        ran = {s.name for s in self.trace.by_type.get("tool_call", [])}
-        named = [n for n in by_words(claim.text, [], self.catalog, self.packs) if n in ran]
+        named = [n for n in by_words(claim.text, [], self.catalog, self.packs) if n in self._ran()]
         for span in reversed(self.trace.by_type.get("tool_call", [])):
             if span.id not in mine or (named and span.name not in named):
                 continue
