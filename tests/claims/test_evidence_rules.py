@@ -295,3 +295,86 @@ def test_proposals_and_what_follows_a_later_step_are_not_done_claims(text: str) 
 def test_instructions_to_the_caller_and_a_handoff_claim_no_refund(text: str) -> None:
     claims = extract([Turn(index=0, role="agent", text=text)], load_packs())
     assert not [c for c in claims if c.polarity == "done" and c.type != "handoff"]
+
+
+SHOP = _tools(
+    ("permit_renew", "Renew a parking permit for some months."),
+    ("POST_orders", "Place a food order."),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments", "expected"),
+    [
+        ("Okay that's done, renewed for twelve months.", {"months": 12}, {Status.PASS}),
+        ("Okay that's done, renewed for twelve months.", {"months": 6}, {Status.FAIL}),
+        ("Renewed for 12 months.", {"duration_months": "6"}, {Status.FAIL}),
+        ("Renewed for 12 months, 3 business days to post.", {"months": 12}, {Status.PASS}),
+    ],
+)
+def test_a_count_said_with_its_unit_meets_the_argument_named_for_it(
+    text: str, arguments: dict[str, Any], expected: set
+) -> None:
+    turns = [("caller", "Renew my permit please."), ("agent", text)]
+    spans = [{"at": 1, "name": "permit_renew", "arguments": {"plate": "BD71", **arguments}}]
+    assert _statuses(turns, spans, SHOP) == expected
+
+
+@pytest.mark.parametrize(
+    ("items", "expected"),
+    [
+        ([{"name": "margherita pizza", "quantity": 2}], {Status.PASS}),
+        ([{"name": "margherita pizza", "quantity": 1}, {"name": "cola", "qty": 2}], {Status.FAIL}),
+        (
+            [{"name": "margherita pizza", "qty": 1}, {"name": "margherita pizza", "qty": 1}],
+            {Status.PASS},
+        ),
+        ([{"name": "pepperoni pizza", "quantity": 1}], {Status.PASS}),  # no item it names
+    ],
+)
+def test_a_count_of_listed_items_meets_the_quantity_of_the_item_it_names(
+    items: list, expected: set
+) -> None:
+    turns = [
+        ("caller", "Two margheritas."),
+        ("agent", "Your order of 2 margherita pizzas has been placed."),
+    ]
+    spans = [
+        {"at": 1, "name": "POST_orders", "arguments": {"items": items}, "result": {"id": "o1"}}
+    ]
+    assert _statuses(turns, spans, SHOP) == expected
+
+
+def test_a_number_before_a_word_of_a_month_is_no_date() -> None:
+    claims = extract(
+        [Turn(index=0, role="agent", text="Your order of 2 margherita pizzas has been placed.")],
+        load_packs(),
+    )
+    assert not [e for c in claims for e in c.entities if e.kind == "date"]
+
+
+DENTAL = _tools(("appointments_reschedule", "Move an appointment to another slot."))
+MOVED = {"at": 3, "name": "appointments_reschedule", "arguments": {"slot_id": "S-0618-1430"}}
+
+
+@pytest.mark.parametrize(
+    ("caller", "start", "expected"),
+    [
+        ("thanks", "2025-06-18T15:30", {Status.PASS}),
+        ("thanks", "2025-06-18T14:30", {Status.FAIL}),
+        # after a question, what follows the claim answers it: not the claim's own value
+        ("where is the clinic?", "2025-06-18T14:30", {Status.PASS}),
+    ],
+)
+def test_the_time_said_after_a_bare_done_is_the_claims_own(
+    caller: str, start: str, expected: set
+) -> None:
+    turns = [
+        ("agent", "I have Wednesday the 18th at 2:30 or 3:30 pm."),
+        ("caller", "3:30 please"),
+        ("agent", "Okay, moving it now."),
+        ("caller", caller),
+        ("agent", "Alright, done. It is now Wednesday the 18th at 3:30 pm."),
+    ]
+    span = {**MOVED, "at": 4, "result": {"status": "rescheduled", "start": start}}
+    assert _statuses(turns, [span], DENTAL) == expected

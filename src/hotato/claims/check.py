@@ -46,6 +46,7 @@ from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
 from hotato.claims.pack import ClaimType, PackSet
 from hotato.claims.said import Said, confirmed, said_for
+from hotato.claims.units import by_unit
 from hotato.model.evidence import Span, Trace, Transcript
 from hotato.model.match import subset
 from hotato.model.reports import ClaimsSummary, Counts
@@ -336,17 +337,21 @@ class ClaimGrader:
     def _disagree(self, ctype: ClaimType, span: Span, said: Said) -> list[dict[str, Any]]:
         tool = self.catalog.get(span.name)
         choices = by_enum(tool.enums, span.read("arguments"), said.context) if tool else []
-        found = choices + disagreements(
-            ctype,
-            with_result(ctype, span.read("arguments"), span.read("result"), said.own),
-            said.entities,
-            self.spoken,
-            said.context,
-            self.known_values(),
-            said.earlier,
-            said.last,
-            said.roles,
-            "id" in said.own,
+        found = (
+            choices
+            + by_unit(said.text, span.read("arguments"))
+            + disagreements(
+                ctype,
+                with_result(ctype, span.read("arguments"), span.read("result"), said.own),
+                said.entities,
+                self.spoken,
+                said.context,
+                self.known_values(),
+                said.earlier,
+                said.last,
+                said.roles,
+                "id" in said.own,
+            )
         )
         if not any(m["kind"] == "id" for m in found):
             return found

@@ -55,7 +55,7 @@ MONTHS = {
 }
 _MONTH = (
     r"(january|february|march|april|may|june|july|august|september|october|november|"
-    r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+    r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
 )
 _DAYNUM = r"(\d{1,2})(?:st|nd|rd|th)?"
 _WEEKDAY = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"

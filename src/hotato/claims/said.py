@@ -19,6 +19,39 @@ from hotato.model.evidence import Turn
 _LIST_AFTER = re.compile(r"[*_ \t]*:?[*_ \t]*\n\s*(?:[-*•]|\d+[.)])\s")
 
 
+# The kinds of value a claim states in the sentences after it, up to the next claim of its turn
+# ("Done. Jordan's checkup is now Wednesday the 18th at 3:30"): when it takes place. A code or
+# an amount said after it is as often another thing's (a bill's number, a balance).
+_TRAILING = frozenset({"date", "time"})
+
+# Where the sentences that go on with a claim end: at a blank line, unless a list follows it
+# that the claim's paragraph introduces ("You're booked!" then "- When: Thu at 7 PM"), and at a
+# summary's heading.
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_BULLETS = re.compile(r"\s*(?:[-*•]|\d+[.)])\s")
+_HEADING = re.compile(r"\n\W*(?:summary|recap|to recap|to summari[sz]e)\b", re.IGNORECASE)
+
+
+def _trail_end(text: str, start: int) -> int:
+    """Where the values said after a claim stop being its own (see `_TRAILING`)."""
+    end = len(text)
+    if (heading := _HEADING.search(text, start)) is not None:
+        end = heading.start()
+    if (gap := _PARAGRAPH.search(text, start, end)) is not None:
+        rest = _PARAGRAPH.search(text, gap.end(), end)
+        listed = _BULLETS.match(text, gap.end()) is not None
+        end = (rest.start() if rest else end) if listed else gap.start()
+    return end
+
+
+def _asked(turns: Sequence[Turn], at: int) -> bool:
+    """The caller's last turn before turn `at` asks a question."""
+    for turn in reversed(turns[:at]):
+        if turn.role != "agent":
+            return "?" in turn.text
+    return False
+
+
 READBACK_WINDOW = 12  # turns before a claim searched for the agent's read-backs
 
 
@@ -34,6 +67,7 @@ class Said:
     last: str = ""  # folded text of the last read-back
     roles: dict[int, frozenset[str]] = field(default_factory=dict)  # id(entity) -> role words
     own: frozenset[str] = frozenset()  # the entity kinds the claim's own sentence states
+    text: str = ""  # the claim's sentence and those that go on with it (see `_trail_end`)
 
 
 # The caller's answer that accepts what the agent just said ("Yes, that's right.").
@@ -78,8 +112,16 @@ def said_for(
     roles: dict[int, frozenset[str]] = {}
     claim_text = turns[claim.turn].text
     listed = _LIST_AFTER.match(turns[claim.turn].text, claim.span[1]) is not None
+    trail = _trail_end(claim_text, claim.span[1])
+    if _asked(turns, claim.turn):  # what follows the claim may answer the caller's question
+        trail = claim.span[1]
+    stated_text = claim_text[max(after, claim.span[0]) : trail]
     for e in claim.entities:  # since the claim before it, and a list it introduces
-        if after <= e.span[0] < claim.span[1] or (listed and e.span[0] >= after):
+        if (
+            after <= e.span[0] < claim.span[1]
+            or (listed and e.span[0] >= after)
+            or (e.span[0] < trail and e.kind in _TRAILING)
+        ):
             own.setdefault(e.kind, []).append(e)
             roles[id(e)] = role_words(claim_text, e.span[0], e.kind, e.text)
     sentence = claim.entities[0].span[0] if claim.entities else claim.span[0]
@@ -94,7 +136,7 @@ def said_for(
     if not readbacks:  # what the turn said before the claim is its read-back
         for kind, entities in before.items():
             own.setdefault(kind, entities)
-        return Said(own, [claim.turn], own_text, roles=roles, own=frozenset(own))
+        return Said(own, [claim.turn], own_text, roles=roles, own=frozenset(own), text=stated_text)
     context: dict[str, list[Entity]] = {}
     last = readbacks[-1]
     sources = [
@@ -112,5 +154,12 @@ def said_for(
     recent = " ".join(turns[i].text for i in range(last, claim.turn + 1))
     earlier = tuple(fold(turns[i].text) for i in readbacks[:-1])
     return Said(
-        own, [*sources, claim.turn], fold(recent), earlier, fold(turns[last].text), roles, stated
+        own,
+        [*sources, claim.turn],
+        fold(recent),
+        earlier,
+        fold(turns[last].text),
+        roles,
+        stated,
+        stated_text,
     )
