@@ -378,3 +378,35 @@ def test_the_time_said_after_a_bare_done_is_the_claims_own(
     ]
     span = {**MOVED, "at": 4, "result": {"status": "rescheduled", "start": start}}
     assert _statuses(turns, [span], DENTAL) == expected
+
+
+CLOUD = _tools(("resize_instance", "Change an instance's machine type."))
+
+
+@pytest.mark.parametrize(
+    ("said", "executed", "expected"),
+    [
+        ("e2-standard-2", "e2-standard-2", {Status.PASS}),
+        ("e2-standard-2", "e2-standard-4", {Status.FAIL}),
+        ("s-4vcpu-8gb", "g-4vcpu-16gb", {Status.FAIL}),
+        ("s-4vcpu-8gb", "SRV-19F3", {Status.PASS}),  # another kind of code: not compared
+    ],
+)
+def test_a_compound_code_said_meets_the_argument_of_its_skeleton(
+    said: str, executed: str, expected: set
+) -> None:
+    turns = [
+        ("caller", "Resize web-1 please."),
+        ("agent", f"web-1 has been resized to **{said}**."),
+    ]
+    spans = [{"at": 1, "name": "resize_instance", "arguments": {"machine_type": executed}}]
+    assert _statuses(turns, spans, CLOUD) == expected
+
+
+def test_a_code_the_claim_also_names_is_no_rival() -> None:
+    turns = [
+        ("caller", "Resize it."),
+        ("agent", "I've resized web-1 from e2-standard-8 to e2-standard-2."),
+    ]
+    spans = [{"at": 1, "name": "resize_instance", "arguments": {"machine_type": "e2-standard-2"}}]
+    assert _statuses(turns, spans, CLOUD) == {Status.PASS}

@@ -549,6 +549,41 @@ def _by_shape(
     return out
 
 
+# A compound code a claim can state: words and numbers joined by dashes or dots, or letters and
+# digits run together (e2-standard-4, s-4vcpu-8gb, 2BR-deluxe, x86_64): a size, a plan, a model.
+_COMPOUND = re.compile(
+    r"(?<![\w@./-])(?=[\w.-]*[a-z])(?=[\w.-]*\d)[a-z0-9]+(?:[-_.][a-z0-9]+)+(?![\w@-])"
+)
+
+
+def skeleton(code: str) -> str:
+    """A compound code with its numbers and short letter runs blanked, by its pieces:
+    e2-standard-4 and e2-standard-2 share one, so do s-4vcpu-8gb and g-4vcpu-16gb. Empty when
+    no piece has a word of three letters (a1-b2 says nothing of what it names)."""
+    pieces = [re.sub(r"\d+", "", p) for p in re.split(r"[-_.]", code.lower())]
+    shown = [p if len(p) > 2 else "~" for p in pieces]
+    return "-".join(shown) if any(p != "~" for p in shown) else ""
+
+
+def by_skeleton(text: str, arguments: Any) -> list[dict[str, Any]]:
+    """Compound codes the claim states (see `_COMPOUND`) against an argument holding a code of
+    the same skeleton that the claim never states: "resized to e2-standard-2" when the call
+    ran with machine_type=e2-standard-4."""
+    said = {m.group(0).lower().strip(".") for m in _COMPOUND.finditer(text.lower())}
+    if not said:
+        return []
+    out = []
+    for key, value in flat_args(arguments):
+        if not isinstance(value, str) or not _COMPOUND.fullmatch(value.lower()):
+            continue
+        held = value.lower()
+        shape = skeleton(held)
+        rivals = sorted(c for c in said if shape and skeleton(c) == shape and c != held)
+        if rivals and held not in said:
+            out.append({"argument": key, "kind": "id", "said": rivals, "executed": value})
+    return out
+
+
 def replaced_in(value: str, earlier: Sequence[str], last: str, width: int = 2) -> str | None:
     """What the last read-back says where an earlier one said `value` (all folded): the words
     around `value` in the earlier read-back, found in the last one around other words. "play

@@ -22,6 +22,7 @@ import msgspec
 from hotato.claims import record
 from hotato.claims.agree import (
     by_enum,
+    by_skeleton,
     compared,
     describe,
     disagreements,
@@ -336,13 +337,15 @@ class ClaimGrader:
 
     def _disagree(self, ctype: ClaimType, span: Span, said: Said) -> list[dict[str, Any]]:
         tool = self.catalog.get(span.name)
-        choices = by_enum(tool.enums, span.read("arguments"), said.context) if tool else []
+        arguments = span.read("arguments")
+        choices = by_enum(tool.enums, arguments, said.context) if tool else []
         found = (
             choices
-            + by_unit(said.text, span.read("arguments"))
+            + by_unit(said.text, arguments)
+            + by_skeleton(said.text, arguments)
             + disagreements(
                 ctype,
-                with_result(ctype, span.read("arguments"), span.read("result"), said.own),
+                with_result(ctype, arguments, span.read("result"), said.own),
                 said.entities,
                 self.spoken,
                 said.context,
