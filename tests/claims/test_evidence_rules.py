@@ -410,3 +410,54 @@ def test_a_code_the_claim_also_names_is_no_rival() -> None:
     ]
     spans = [{"at": 1, "name": "resize_instance", "arguments": {"machine_type": "e2-standard-2"}}]
     assert _statuses(turns, spans, CLOUD) == {Status.PASS}
+
+
+BILLING = _tools(
+    ("record_payment", "Record a payment against an open invoice."),
+    ("issue_invoice", "Issue the invoice of a confirmed order."),
+)
+
+
+@pytest.mark.parametrize(("amount", "expected"), [(250.0, {Status.PASS}), (90.0, {Status.FAIL})])
+def test_what_is_left_to_pay_is_no_amount_the_payment_moved(amount: float, expected: set) -> None:
+    turns = [
+        ("caller", "Put 250 on invoice INV-4 please."),
+        (
+            "agent",
+            "I have recorded a payment of $250 on invoice INV-4. "
+            "The invoice now shows as partly paid, with a remaining balance of $610.40.",
+        ),
+    ]
+    spans = [
+        {"at": 1, "name": "record_payment", "arguments": {"invoice_id": "INV-4", "amount": amount}}
+    ]
+    assert _statuses(turns, spans, BILLING) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I see order B-77 is confirmed and waiting for its invoice.",
+        "Your plan is currently suspended.",
+        "No invoice had been issued yet.",
+    ],
+)
+def test_what_the_agent_sees_in_the_record_is_no_done_claim(text: str) -> None:
+    assert "done" not in _polarities(text)
+
+
+@pytest.mark.parametrize(
+    ("due", "expected"), [("2026-05-02", {Status.PASS}), ("2026-06-02", {Status.FAIL})]
+)
+def test_a_value_said_of_the_new_record_meets_the_result_field_it_names(
+    due: str, expected: set
+) -> None:
+    turns = [
+        ("caller", "Please invoice order B-77."),
+        ("agent", "Invoice INV-12 has been issued for order B-77. The due date is May 2, 2026."),
+    ]
+    result = {"invoice_id": "INV-12", "issue_date": "2026-04-02", "due_date": due}
+    spans = [
+        {"at": 1, "name": "issue_invoice", "arguments": {"order_id": "B-77"}, "result": result}
+    ]
+    assert _statuses(turns, spans, BILLING) == expected

@@ -60,6 +60,8 @@ def key_words(key: str) -> set[str]:
     return _role_set([w.lower() for w in _KEY_WORD.findall(key)])
 
 
+# Words before an amount that say it is what is left or owed, not what the action moved.
+LEFT = frozenset({"remaining", "outstanding", "owed", "owing", "left"})
 _PIECE = re.compile(r"[,;:]|\b(?:and|or|but|with|then|plus)\b")
 
 
@@ -227,12 +229,17 @@ _RESULT_ROLE = re.compile(
 
 
 def with_result(
-    ctype: ClaimType, arguments: Any, result: Any, kinds: frozenset[str] = frozenset()
+    ctype: ClaimType,
+    arguments: Any,
+    result: Any,
+    kinds: frozenset[str] = frozenset(),
+    named: frozenset[str] = frozenset(),
 ) -> Any:
     """The arguments, and what the result says of a kind of value (of `kinds`, those the claim
     itself states) they do not hold: a booking made by `slot_id` whose result gives its
-    `start` is compared on the time the claim says. Fields that stamp the record
-    (`created_at`) are left out."""
+    `start` is compared on the time the claim says; so is a field the words before a stated
+    value name (`named`: "the due date is April 28" meets `due_date`). Fields that stamp the
+    record (`created_at`) are left out."""
     if not isinstance(result, dict):
         return arguments
     args = list(flat_args(arguments))
@@ -247,7 +254,7 @@ def with_result(
         k: v
         for k, v in result.items()
         if not _STAMP.search(k.lower())
-        and _RESULT_ROLE.search(k.lower())
+        and (_RESULT_ROLE.search(k.lower()) or key_words(k) & named)
         and any(
             (pattern := ctype.agree.get(kind)) is not None and _holding(kind, pattern, [(k, v)])
             for kind in missing
@@ -309,6 +316,8 @@ def disagreements(
     out: list[dict[str, Any]] = []
     for kind, pattern in ctype.agree.items():
         stated = [e for e in said.get(kind, []) if comparable(e)]
+        if kind == "amount":  # "a remaining balance of $1437.56": what is left, not what ran
+            stated = [e for e in stated if not (roles or {}).get(id(e), frozenset()) & LEFT]
         if not stated or pattern is None:
             continue
         keyed = _holding(kind, pattern, args)

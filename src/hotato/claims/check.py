@@ -21,6 +21,7 @@ import msgspec
 
 from hotato.claims import record
 from hotato.claims.agree import (
+    LEFT,
     by_enum,
     by_skeleton,
     compared,
@@ -30,6 +31,7 @@ from hotato.claims.agree import (
     fold,
     holds_amount,
     read_value,
+    role_words,
     with_result,
 )
 from hotato.claims.align import (
@@ -345,7 +347,7 @@ class ClaimGrader:
             + by_skeleton(said.text, arguments)
             + disagreements(
                 ctype,
-                with_result(ctype, arguments, span.read("result"), said.own),
+                with_result(ctype, arguments, span.read("result"), said.own, said.named()),
                 said.entities,
                 self.spoken,
                 said.context,
@@ -613,11 +615,13 @@ class ClaimGrader:
 
     @staticmethod
     def _amounts(claim: Claim) -> list[Any]:
-        """The amounts the claim's own sentence states."""
+        """The amounts the claim's own sentence states, but what it says is left or owed."""
         return [
             read_value("amount", e.value)
             for e in claim.entities
-            if e.kind == "amount" and claim.span[0] <= e.span[0] < claim.span[1]
+            if e.kind == "amount"
+            and claim.span[0] <= e.span[0] < claim.span[1]
+            and not role_words(claim.text, e.span[0] - claim.span[0]) & LEFT
         ]
 
     def _holds_amounts(self, claim: Claim, span: Span) -> bool:
@@ -1005,7 +1009,8 @@ def check_claims(
     found = list(claims) if claims is not None else extract(transcript.turns, packs)
     grader = ClaimGrader(transcript, trace, state, packs, options or Options())
     for before, claim in itertools.pairwise(found):
-        if before.turn == claim.turn:
+        # two readings of one clause share its span: the one before it in the turn ended earlier
+        if before.turn == claim.turn and before.span[0] < claim.span[0]:
             grader.after[(claim.turn, claim.span)] = before.span[1]
     for i, claim in enumerate(found):  # the next claim of each claim's type, for promises
         later = next((c for c in found[i + 1 :] if c.type == claim.type), None)

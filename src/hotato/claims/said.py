@@ -69,6 +69,12 @@ class Said:
     own: frozenset[str] = frozenset()  # the entity kinds the claim's own sentence states
     text: str = ""  # the claim's sentence and those that go on with it (see `_trail_end`)
 
+    def named(self) -> frozenset[str]:
+        """The role words said before the values of the kinds the claim itself states."""
+        return frozenset().union(
+            *(self.roles.get(id(e), frozenset()) for k in self.own for e in self.entities[k])
+        )
+
 
 # The caller's answer that accepts what the agent just said ("Yes, that's right.").
 _AFFIRMED = re.compile(
