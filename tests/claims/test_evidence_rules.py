@@ -461,3 +461,71 @@ def test_a_value_said_of_the_new_record_meets_the_result_field_it_names(
         {"at": 1, "name": "issue_invoice", "arguments": {"order_id": "B-77"}, "result": result}
     ]
     assert _statuses(turns, spans, BILLING) == expected
+
+
+ORDERS = _tools(
+    ("get_order_status", "Read an order, its invoices and shipments."),
+    ("issue_invoice", "Issue the invoice of a confirmed order."),
+    ("cancel_order", "Cancel an order."),
+    ("register_customer", "Register a new customer."),
+)
+READ = {"at": 1, "name": "get_order_status", "arguments": {"order_id": "B-31"}}
+
+
+@pytest.mark.parametrize(
+    ("invoice", "expected"),
+    [
+        ({"invoice_id": "INV-31", "status": "issued"}, {Status.INCONCLUSIVE}),
+        ({"invoice_id": "INV-31", "issued_at": "2026-03-02 10:00"}, {Status.INCONCLUSIVE}),
+        ({"invoice_id": "INV-31", "status": "draft"}, {Status.FAIL}),  # not what was said
+    ],
+)
+def test_a_state_the_record_read_already_shows_is_read_out_not_claimed(
+    invoice: dict[str, Any], expected: set
+) -> None:
+    turns = [
+        ("caller", "What is going on with order B-31?"),
+        ("agent", "Order B-31 is packed. Its invoice INV-31 has been issued but is unpaid."),
+    ]
+    span = {**READ, "result": {"order_id": "B-31", "invoices": [invoice]}}
+    assert _statuses(turns, [span], ORDERS) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Okay, proceeding to register the order with the details confirmed.",
+        "I have exhausted the options open to me here.",
+    ],
+)
+def test_announcing_a_step_or_running_out_of_options_is_no_done_claim(text: str) -> None:
+    assert "done" not in _polarities(text)
+
+
+def test_a_currency_code_before_the_number_is_an_amount() -> None:
+    claims = extract(
+        [Turn(index=0, role="agent", text="Your order has been placed at USD 8.30 per kg.")],
+        load_packs(),
+    )
+    assert [e.value for c in claims for e in c.entities if e.kind == "amount"] == ["8.30"]
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"), [("C-0006", {Status.PASS}), ("C-0007", {Status.FAIL})]
+)
+def test_an_id_said_for_the_new_record_meets_the_result_field_it_names(
+    given: str, expected: set
+) -> None:
+    turns = [
+        ("caller", "Register Harbour Foods please."),
+        ("agent", "Harbour Foods has been registered with customer ID C-0006."),
+    ]
+    spans = [
+        {
+            "at": 1,
+            "name": "register_customer",
+            "arguments": {"legal_name": "Harbour Foods"},
+            "result": {"customer_id": given, "legal_name": "Harbour Foods"},
+        }
+    ]
+    assert _statuses(turns, spans, ORDERS) == expected

@@ -219,7 +219,7 @@ def _in_units(kind: str, key: str, value: Any) -> Any:
 
 # Result fields that say when the record was written, not what was done.
 _STAMP = re.compile(r"creat|updat|modif|stamp|now|expir|issued|submitted|received|_at$|^at$")
-_RESULT_KINDS = ("date", "time", "count")
+_RESULT_KINDS = ("date", "time", "count", "id")  # an id only from a field its words name
 # Result fields that say what the action was for (when it takes place, for how many), not
 # what may follow it (`expected_resolution_date`, `valid_from`, `due_date`).
 _RESULT_ROLE = re.compile(
@@ -254,9 +254,10 @@ def with_result(
         k: v
         for k, v in result.items()
         if not _STAMP.search(k.lower())
-        and (_RESULT_ROLE.search(k.lower()) or key_words(k) & named)
         and any(
-            (pattern := ctype.agree.get(kind)) is not None and _holding(kind, pattern, [(k, v)])
+            (pattern := ctype.agree.get(kind)) is not None
+            and _holding(kind, pattern, [(k, v)])
+            and (key_words(k) & named or (kind != "id" and _RESULT_ROLE.search(k.lower())))
             for kind in missing
         )
     }

@@ -125,6 +125,8 @@ _VAGUE = frozenset(
 _DONE_WORD = re.compile(r"[a-z]+ed(?=_|$)|(?<![a-z])(?:sent|paid|made|done)(?=_|$)")
 # A result field whose one-word value is the state an action left (`old_card_status`).
 _STATE_KEY = re.compile(r"status|state|outcome")
+_STAMP_KEY = re.compile(r"_(?:at|on|date)$")
+_PARTICIPLE = re.compile(r"\b(?:been|is|are|was|were)\s+(?:\w+\s+)?([a-z]{3,}(?:ed|en))\b")
 
 CONTEXT_TURNS = 4  # turns before a claim whose words help align it with a tool
 
@@ -765,8 +767,8 @@ class ClaimGrader:
         changed = record.FIRST_PERSON.search(text) or record.PERFECT.search(
             record.SYSTEM_STATE.sub(" ", text)
         )
-        read = None if changed else self._record_read(claim)
-        if read is not None:
+        read = self._record_read(claim)
+        if read is not None and (not changed or self._shows_state(read, text)):
             return read  # "Your reservation HX-60127 was booked on May 3": what was read
         if record.AGENCY.search(record.SYSTEM_STATE.sub(" ", text)):
             return None
@@ -777,6 +779,27 @@ class ClaimGrader:
         context = [self.turns[claim.turn].text]
         reads = by_words(claim.text, context, self.catalog, self.packs, reads=True)
         return calls[-1] if calls[-1].name in reads else None
+
+    @staticmethod
+    def _shows_state(span: Span, text: str) -> bool:
+        """The record a read returned already shows the state the claim says was reached: a
+        status of the claim's word ("has been issued" and `status: issued`), or a stamp named
+        for it (`issued_at`) that is set. Not "I've ...": the agent says it did that."""
+        if record.FIRST_PERSON.search(text):
+            return False
+        said = {stem(w) for w in _PARTICIPLE.findall(text)}
+        if not said:
+            return False
+        for key, value in flat_args(span.read("result")):
+            leaf = key.rsplit(".", 1)[-1].lower()
+            if value in (None, "", False):
+                continue
+            if _STATE_KEY.search(leaf) and isinstance(value, str):
+                if said & {stem(w) for w in words(value)}:
+                    return True
+            elif _STAMP_KEY.search(leaf) and said & {stem(w) for w in words(leaf)}:
+                return True
+        return False
 
     def _record_read(self, claim: Claim) -> Span | None:
         """A read before the claim that returned (or was asked for) the record the claim names

@@ -115,6 +115,17 @@ def _money_word(m: re.Match[str], rw: Rewritten) -> Entity:
     )
 
 
+def _money_code(m: re.Match[str], rw: Rewritten) -> Entity:
+    span, text = _span(m, rw)
+    return Entity(
+        kind="amount",
+        value=_amount(m.group(2), m.group(3), None),
+        text=text,
+        span=span,
+        currency=_CURRENCY_WORD[m.group(1).lower()],
+    )
+
+
 def _money_pair(m: re.Match[str], rw: Rewritten) -> Entity:
     s, e = rw.source(m.start(2), m.end(3))
     span, text = (s, e), rw.original[s:e]
@@ -296,6 +307,10 @@ PATTERNS: list[tuple[re.Pattern[str], Build]] = [
             I,
         ),
         _money_word,
+    ),
+    (  # a currency code before the number, as invoices write it: "USD 8.30"
+        re.compile(r"\b(usd|gbp|eur) ?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(?![\d.,]\d)", I),
+        _money_code,
     ),
     (
         re.compile(
