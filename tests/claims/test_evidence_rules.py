@@ -529,3 +529,21 @@ def test_an_id_said_for_the_new_record_meets_the_result_field_it_names(
         }
     ]
     assert _statuses(turns, spans, ORDERS) == expected
+
+
+DONOR = _tools(
+    ("book_donation_slot", "Book a donation appointment in a slot."),
+    ("send_confirmation_email", "Email the donor a confirmation."),
+)
+
+
+def test_the_one_action_of_a_turn_backs_no_claim_whose_own_tool_never_ran() -> None:
+    turns = [
+        ("agent", "To confirm: plasma, Saturday at 10:30 am. Do you confirm?"),
+        ("caller", "yes"),
+        ("agent", "You're booked for plasma on Saturday at 10:30 am."),
+    ]
+    email = {"at": 2, "name": "send_confirmation_email", "arguments": {"donor_id": "D-5"}}
+    assert _statuses(turns, [email], DONOR) == {Status.FAIL}
+    booked = {"at": 2, "name": "book_donation_slot", "arguments": {"slot_id": "S-1030"}}
+    assert _statuses(turns, [booked, email], DONOR) == {Status.PASS}

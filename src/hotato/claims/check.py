@@ -513,7 +513,7 @@ class ClaimGrader:
             return repeat
         kind = ctype.description.rstrip(".").lower()
         if not spans:
-            done = self._turn_action(claim, ctype, limit, said) or self._side_effect(
+            done = self._turn_action(claim, ctype, limit, said, aligned) or self._side_effect(
                 claim, ctype, limit, said
             )
             if done is not None:
@@ -550,7 +550,12 @@ class ClaimGrader:
         )
 
     def _turn_action(
-        self, claim: Claim, ctype: ClaimType, limit: float | None, said: Said
+        self,
+        claim: Claim,
+        ctype: ClaimType,
+        limit: float | None,
+        said: Said,
+        aligned: tuple[str, ...] = (),
     ) -> tuple[Status, str, list[str], dict[str, Any]] | None:
         """An action of the claim's own turn (since the caller last spoke) that the claim speaks
         of, though no tool of its type ran: a table reserved by `slot_commit`, a difference
@@ -593,6 +598,7 @@ class ClaimGrader:
         if (
             not calls
             and len(free) == 1
+            and not aligned  # the catalog's own tool for it never ran: that one is missing
             and not speaks_of_other(claim.text, self._tool(free[0].name))
         ):
             calls = free  # the one thing the agent did this turn, reported in other words
