@@ -547,3 +547,39 @@ def test_the_one_action_of_a_turn_backs_no_claim_whose_own_tool_never_ran() -> N
     assert _statuses(turns, [email], DONOR) == {Status.FAIL}
     booked = {"at": 2, "name": "book_donation_slot", "arguments": {"slot_id": "S-1030"}}
     assert _statuses(turns, [booked, email], DONOR) == {Status.PASS}
+
+
+PHARMACY = _tools(("move_prescription", "Move a prescription to another store."))
+
+
+@pytest.mark.parametrize(
+    ("second_fails", "expected"), [(False, {Status.PASS}), (True, {Status.FAIL})]
+)
+def test_a_claim_said_of_both_fails_when_one_of_the_two_calls_failed(
+    second_fails: bool, expected: set
+) -> None:
+    turns = [
+        ("caller", "Move both to the Elm Road store."),
+        ("agent", "Both of those have been moved to Elm Road."),
+    ]
+    first = {
+        "at": 1,
+        "name": "move_prescription",
+        "arguments": {"rx": "11"},
+        "result": {"ok": True},
+    }
+    second: dict[str, Any] = {"at": 1, "name": "move_prescription", "arguments": {"rx": "12"}}
+    second |= {"error": "no transfers left"} if second_fails else {"result": {"ok": True}}
+    assert _statuses(turns, [first, second], PHARMACY) == expected
+
+
+BANK = _tools(("transfer_money", "Move money between accounts."))
+
+
+def test_a_failure_after_the_same_call_went_through_is_no_failure() -> None:
+    turns = [("caller", "Send 75 to Priya."), ("agent", "Sorry, I couldn't make that transfer.")]
+    args = {"amount": 75, "to": "Priya"}
+    ok = {"at": 1, "name": "transfer_money", "arguments": args, "result": {"status": "completed"}}
+    dup = {"at": 1, "name": "transfer_money", "arguments": args, "error": "duplicate blocked"}
+    assert _statuses(turns, [ok, dup], BANK) == {Status.FAIL}
+    assert _statuses(turns, [dup], BANK) == {Status.PASS}

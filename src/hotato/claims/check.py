@@ -125,6 +125,10 @@ _VAGUE = frozenset(
 _DONE_WORD = re.compile(r"[a-z]+ed(?=_|$)|(?<![a-z])(?:sent|paid|made|done)(?=_|$)")
 # A result field whose one-word value is the state an action left (`old_card_status`).
 _STATE_KEY = re.compile(r"status|state|outcome")
+_SEVERAL = re.compile(
+    r"\b(?:both|all|each|every one) (?:of )?(?:them|those|these|the|your|of)\b"
+    r"|\b(?:both|all) (?:have|has|are|were)\b"
+)
 _STAMP_KEY = re.compile(r"_(?:at|on|date)$")
 _PARTICIPLE = re.compile(r"\b(?:been|is|are|was|were)\s+(?:\w+\s+)?([a-z]{3,}(?:ed|en))\b")
 
@@ -918,6 +922,14 @@ class ClaimGrader:
     def _backed(
         self, claim: Claim, ctype: ClaimType, span: Span, said: Said
     ) -> tuple[Status, str, list[str], dict[str, Any]]:
+        missed = self._one_of_several(claim, span)
+        if missed is not None:
+            return _verdict(
+                Status.FAIL,
+                f"said of all of them, but one {missed.name} failed and was not done again",
+                [span.id, missed.id],
+                {},
+            )
         self._use(span, claim)
         what = span.name or span.type
         checked = ", ".join(compared(ctype, span.read("arguments"), said.entities))
@@ -959,11 +971,48 @@ class ClaimGrader:
                 last,
             )
         self._use(last, claim)
+        done = self._done_before(last, fresh)
+        if record.raised(last) and done is not None:  # "duplicate blocked": it had gone through
+            return _verdict(
+                Status.FAIL,
+                f"said it failed, but {done.name} had already succeeded with the same arguments "
+                f"before {last.name} failed",
+                [done.id, last.id],
+                {},
+            )
         if record.raised(last):
             return _verdict(Status.PASS, f"{last.name or last.type} ran and failed", [last.id], {})
         return _verdict(
             Status.FAIL, f"said it failed, but {last.name or last.type} succeeded", [last.id], {}
         )
+
+    def _one_of_several(self, claim: Claim, span: Span) -> Span | None:
+        """A claim said of several ("both of those have been transferred") whose tool ran more
+        than once since the caller last spoke, one of those calls failing with arguments no
+        call of it then carried out: the failed one."""
+        if not _SEVERAL.search(claim.text.lower()):
+            return None
+        start = record.previous_caller_end(self.turns, claim.turn)
+        calls = [s for s in self._calls_since(start, span.time) if s.name == span.name]
+        done = [s.read("arguments") for s in calls if not record.raised(s)]
+        return next(
+            (s for s in calls if record.raised(s) and s.read("arguments") not in done), None
+        )
+
+    @staticmethod
+    def _done_before(failed: Span, spans: Sequence[Span]) -> Span | None:
+        """A call of the same tool with the same arguments that succeeded before `failed`."""
+        args = failed.read("arguments")
+        for span in spans:
+            if span.id == failed.id:
+                return None
+            if (
+                span.name == failed.name
+                and not record.raised(span)
+                and span.read("arguments") == args
+            ):
+                return span
+        return None
 
     def _failed_unaligned(
         self, claim: Claim, ctype: ClaimType, limit: float | None
