@@ -583,3 +583,38 @@ def test_a_failure_after_the_same_call_went_through_is_no_failure() -> None:
     dup = {"at": 1, "name": "transfer_money", "arguments": args, "error": "duplicate blocked"}
     assert _statuses(turns, [ok, dup], BANK) == {Status.FAIL}
     assert _statuses(turns, [dup], BANK) == {Status.PASS}
+
+
+TAX = _tools(
+    ("get_return", "Read a tax return and its refund."),
+    ("issue_refund", "Issue a refund."),
+)
+
+
+@pytest.mark.parametrize(("state", "expected"), [("approved", set()), ("pending", {Status.FAIL})])
+def test_a_state_the_last_read_shows_is_read_out(state: str, expected: set) -> None:
+    turns = [
+        ("caller", "Where is my refund?"),
+        ("agent", "The refund of **$1,084.00** is **approved** for direct deposit."),
+    ]
+    result = {"refund": {"amount": 1084.0, "status": state}}
+    spans = [{"at": 1, "name": "get_return", "arguments": {"id": "TP-5"}, "result": result}]
+    graded = {s for s in _statuses(turns, spans, TAX) if s is not Status.INCONCLUSIVE}
+    assert graded == expected
+
+
+WASTE = _tools(("schedule_bulky_pickup", "Schedule a bulky item pickup."))
+
+
+@pytest.mark.parametrize(
+    ("quantities", "expected"), [((1, 1), {Status.PASS}), ((1, 2), {Status.FAIL})]
+)
+def test_a_count_meets_the_sum_of_a_lists_quantities(quantities: tuple, expected: set) -> None:
+    turns = [
+        ("agent", "So two items, a couch and a fridge, on Tuesday. Should I go ahead?"),
+        ("caller", "Yes."),
+        ("agent", "You're scheduled for Tuesday."),
+    ]
+    items = [{"type": t, "qty": q} for t, q in zip(("couch", "fridge"), quantities, strict=True)]
+    spans = [{"at": 2, "name": "schedule_bulky_pickup", "arguments": {"items": items}}]
+    assert _statuses(turns, spans, WASTE) == expected

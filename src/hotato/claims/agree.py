@@ -322,6 +322,8 @@ def disagreements(
         if not stated or pattern is None:
             continue
         keyed = _holding(kind, pattern, args)
+        if kind == "count":
+            keyed = _summed(keyed)
         if kind == "id":  # a card's last four is no order number: codes meet codes of their shape
             stated = [e for e in stated if any(_akin(str(e.value), str(v)) for _, v in keyed)]
         if not keyed or not stated:
@@ -417,6 +419,22 @@ def said_name(folded: str, spoken: str) -> bool:
         return True
     least = max(2, -(-len(words) * 3 // 5))
     return any(f" {' '.join(words[:k])} " in spoken for k in range(len(words) - 1, least - 1, -1))
+
+
+def _summed(keyed: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """Counts of a list's items as one count, their sum: "two items" against a couch and a
+    refrigerator of `qty` 1 each (a count held once is kept as it is)."""
+    seen: dict[str, list[Any]] = {}
+    for key, value in keyed:
+        seen.setdefault(key, []).append(value)
+    out = []
+    for key, values in seen.items():
+        numbers = [read_value("count", v) for v in values]
+        if "[]" in key and len(values) > 1 and all(isinstance(n, int) for n in numbers):
+            out.append((key, sum(numbers)))
+        else:
+            out.extend((key, v) for v in values)
+    return out
 
 
 def _role_keys(

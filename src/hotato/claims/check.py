@@ -780,6 +780,14 @@ class ClaimGrader:
         read = self._record_read(claim)
         if read is not None and (not changed or self._shows_state(read, text)):
             return read  # "Your reservation HX-60127 was booked on May 3": what was read
+        if not changed:  # "the refund is approved", as the last read's status says
+            start = record.previous_agent_end(self.turns, claim.turn)
+            limit = record.turn_end(self.turns, claim.turn)
+            calls = self._calls_since(start, limit)
+            if calls and not any(self._acts(s) for s in calls):
+                shown = [s for s in calls if self._shows_state(s, text)]
+                if shown:
+                    return shown[-1]
         if record.AGENCY.search(record.SYSTEM_STATE.sub(" ", text)):
             return None
         start = record.previous_agent_end(self.turns, claim.turn)
@@ -797,7 +805,7 @@ class ClaimGrader:
         for it (`issued_at`) that is set. Not "I've ...": the agent says it did that."""
         if record.FIRST_PERSON.search(text):
             return False
-        said = {stem(w) for w in _PARTICIPLE.findall(text)}
+        said = {stem(w) for w in _PARTICIPLE.findall(text.replace("*", "").replace("_", " "))}
         if not said:
             return False
         for key, value in flat_args(span.read("result")):
