@@ -618,3 +618,32 @@ def test_a_count_meets_the_sum_of_a_lists_quantities(quantities: tuple, expected
     items = [{"type": t, "qty": q} for t, q in zip(("couch", "fridge"), quantities, strict=True)]
     spans = [{"at": 2, "name": "schedule_bulky_pickup", "arguments": {"items": items}}]
     assert _statuses(turns, spans, WASTE) == expected
+
+
+LIBRARY = _tools(("loan_renew", "Renew loans."))
+
+
+def test_a_failure_of_one_part_the_result_lists_as_not_done_is_backed() -> None:
+    turns = [
+        ("caller", "Renew both please."),
+        ("agent", "One book could not be renewed: it has a hold."),
+    ]
+    result = {"results": [{"loan_id": "L1", "renewed": True}, {"loan_id": "L2", "renewed": False}]}
+    spans = [
+        {"at": 1, "name": "loan_renew", "arguments": {"loan_ids": ["L1", "L2"]}, "result": result}
+    ]
+    assert _statuses(turns, spans, LIBRARY) == {Status.PASS}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I've added twelve dollars seventy-five in credit.", "12.75"),
+        ("That's five pounds fifty.", "5.50"),
+        ("It was ten dollars 30 minutes ago.", "10.00"),
+    ],
+)
+def test_cents_said_bare_after_the_dollars(text: str, value: str) -> None:
+    from hotato.claims.entities import extract_entities
+
+    assert [e.value for e in extract_entities(text) if e.kind == "amount"] == [value]

@@ -105,7 +105,7 @@ def _money_sign(m: re.Match[str], rw: Rewritten) -> Entity:
 
 def _money_word(m: re.Match[str], rw: Rewritten) -> Entity:
     span, text = _span(m, rw)
-    cents = m.group(2) or m.group(4)
+    cents = m.group(2) or m.group(4) or m.group(5)
     return Entity(
         kind="amount",
         value=_amount(m.group(1), cents, None),
@@ -303,7 +303,10 @@ PATTERNS: list[tuple[re.Pattern[str], Build]] = [
     (
         re.compile(
             r"\b(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))? (dollars?|bucks|usd|pounds?|gbp|"
-            r"euros?|eur)\b(?:(?: and)? (\d{1,2}) cents?)?",
+            r"euros?|eur)\b(?:(?: and)? (\d{1,2}) (?:cents?|pence|p)\b|"
+            # "twelve dollars seventy-five": the cents said bare, as a whole two-digit number
+            r" (\d{2})(?![\d:/-]|[.,]\d| ?(?:am|pm|a\.m|p\.m|minutes?|hours?|days?|weeks?|months?|"
+            r"years?|percent|%|o'clock|in the|at night)))?",
             I,
         ),
         _money_word,

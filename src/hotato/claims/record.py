@@ -147,3 +147,23 @@ def denied(ctype: ClaimType, span: Span) -> list[dict[str, Any]]:
         for key, value in flat_args(result)
         if value is False and ctype.tools.search(key.lower().encode())
     ]
+
+
+_DONE_FLAG = re.compile(r"^(?:[a-z]+ed|success|successful|ok|done|applied|sent|paid)$")
+_FAILED_STATE = re.compile(r"^(?:fail(?:ed|ure)?|rejected|denied|declined|error|blocked|refused)$")
+
+
+def undone_parts(span: Span) -> int:
+    """How many items of a list in the call's result say they were not done (`renewed:
+    false`, `status: failed`) though the call itself succeeded: one loan of two not renewed."""
+    result = span.read("result")
+    found = 0
+    for key, value in flat_args(result):
+        if "[]" not in key:
+            continue
+        leaf = key.rsplit(".", 1)[-1].lower()
+        if value is False and _DONE_FLAG.match(leaf):
+            found += 1
+        elif isinstance(value, str) and leaf in ("status", "state", "outcome"):
+            found += bool(_FAILED_STATE.match(value.lower()))
+    return found
