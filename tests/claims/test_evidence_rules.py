@@ -647,3 +647,63 @@ def test_cents_said_bare_after_the_dollars(text: str, value: str) -> None:
     from hotato.claims.entities import extract_entities
 
     assert [e.value for e in extract_entities(text) if e.kind == "amount"] == [value]
+
+
+SHIPPING = _tools(
+    ("modify_order_address", "Change the shipping address of a pending order."),
+    ("order_replacement_card", "Order a replacement card."),
+    ("update_passengers", "Update the passengers of a reservation."),
+)
+ADDRESS = {"line1": "2750 Mission Street", "city": "San Francisco", "state": "CA"}
+
+
+@pytest.mark.parametrize(
+    ("zip_code", "expected"), [("94110", {Status.PASS}), ("94101", {Status.FAIL})]
+)
+def test_a_part_of_an_address_said_otherwise_than_the_call_ran(
+    zip_code: str, expected: set
+) -> None:
+    turns = [
+        ("caller", "Ship it to my new place."),
+        ("agent", "The address has been updated to 2750 Mission Street, San Francisco, CA 94110."),
+    ]
+    args = {"order_id": "#W61", "address": {**ADDRESS, "zip": zip_code}}
+    spans = [{"at": 1, "name": "modify_order_address", "arguments": args}]
+    assert _statuses(turns, spans, SHIPPING) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expedited", "expected"),
+    [
+        ("Your replacement card has been ordered with expedited shipping.", True, {Status.PASS}),
+        ("Your replacement card has been ordered with expedited shipping.", False, {Status.FAIL}),
+        (
+            "Your replacement card has been ordered, without expedited shipping.",
+            False,
+            {Status.PASS},
+        ),
+    ],
+)
+def test_an_option_said_chosen_that_the_call_ran_turned_off(
+    text: str, expedited: bool, expected: set
+) -> None:
+    turns = [("caller", "I need a new card."), ("agent", text)]
+    args = {"card_id": "card_3092", "expedited": expedited}
+    spans = [{"at": 1, "name": "order_replacement_card", "arguments": args}]
+    assert _statuses(turns, spans, SHIPPING) == expected
+
+
+@pytest.mark.parametrize(
+    ("dob", "expected"), [("1990-04-21", {Status.PASS}), ("1990-04-12", {Status.FAIL})]
+)
+def test_a_date_said_of_a_named_item_meets_that_items_date(dob: str, expected: set) -> None:
+    turns = [
+        ("caller", "Fix Emily's birth date."),
+        ("agent", "Emily's date of birth has been corrected to April 21, 1990."),
+    ]
+    people = [
+        {"first_name": "Paul", "dob": "1988-12-09"},
+        {"first_name": "Emily", "dob": dob},
+    ]
+    spans = [{"at": 1, "name": "update_passengers", "arguments": {"passengers": people}}]
+    assert _statuses(turns, spans, SHIPPING) == expected

@@ -47,6 +47,7 @@ from hotato.claims.align import (
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace, stem, word_set, words
 from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
+from hotato.claims.fields import by_flags, by_item, by_parts
 from hotato.claims.pack import ClaimType, PackSet
 from hotato.claims.said import Said, confirmed, said_for
 from hotato.claims.units import by_unit
@@ -351,6 +352,9 @@ class ClaimGrader:
             choices
             + by_unit(said.text, arguments)
             + by_skeleton(said.text, arguments)
+            + by_parts(said.text, arguments)
+            + by_flags(said.text, arguments)
+            + by_item(said.text, [str(e.value) for e in said.entities.get("date", [])], arguments)
             + disagreements(
                 ctype,
                 with_result(ctype, arguments, span.read("result"), said.own, said.named()),

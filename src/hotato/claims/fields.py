@@ -1,0 +1,116 @@
+"""Parts of a record a claim states, against the arguments the call ran with: the part of an
+address said differently from the rest ("... San Francisco, CA 94110" when the call ran with zip
+94101 and every other part as said), and an option the claim says was chosen that the call ran
+turned off ("ordered with expedited shipping", `expedited: false`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from hotato.claims.agree import flat_args, fold, key_words
+from hotato.claims.catalog import stem
+
+_DIGITS = re.compile(r"\d{4,6}")
+_WORD = re.compile(r"[a-z]+")
+_NEGATION = frozenset({"no", "not", "without", "instead", "standard", "skip", "skipped", "off"})
+
+
+def _groups(arguments: Any) -> dict[str, list[tuple[str, str]]]:
+    """String arguments by the object that holds them (an address's lines, city and zip)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for key, value in flat_args(arguments):
+        if isinstance(value, str) and len(value.strip()) >= 2:
+            parent = key.rsplit(".", 1)[0] if "." in key else ""
+            out.setdefault(parent, []).append((key, value))
+    return out
+
+
+def by_parts(text: str, arguments: Any) -> list[dict[str, Any]]:
+    """A code of digits (a zip, a house number) held beside at least two other parts of the
+    same object the claim states word for word, where the claim states another number of its
+    length in its place and never this one."""
+    folded = fold(text)
+    said_numbers = set(_DIGITS.findall(folded))
+    if not said_numbers:
+        return []
+    out = []
+    for parts in _groups(arguments).values():
+        found = [v for _, v in parts if len(fold(v).strip()) >= 3 and fold(v) in folded]
+        if len(found) < 2:
+            continue
+        for key, value in parts:
+            code = value.strip()
+            if not _DIGITS.fullmatch(code) or code in said_numbers:
+                continue
+            rivals = sorted(n for n in said_numbers if len(n) == len(code) and n != code)
+            if rivals:
+                out.append({"argument": key, "kind": "id", "said": rivals, "executed": value})
+    return out
+
+
+def by_flags(text: str, arguments: Any) -> list[dict[str, Any]]:
+    """An option the claim names as done ("with expedited shipping") that the call ran set to
+    false, when no word of negation comes just before it ("without expedited shipping")."""
+    words = _WORD.findall(text.lower())
+    stems = [stem(w) for w in words]
+    out = []
+    for key, value in flat_args(arguments):
+        if value is not False:
+            continue
+        leaf = key.rsplit(".", 1)[-1]
+        names = {stem(w) for w in key_words(leaf) if len(w) >= 5 and w.isalpha()}
+        if len(names) != 1:
+            continue  # one telling word ("expedited"), not a phrase read loosely
+        (name,) = names
+        for i, s in enumerate(stems):
+            if s == name and not _NEGATION & set(words[max(0, i - 3) : i]):
+                out.append(
+                    {"argument": key, "kind": "choice", "said": [words[i]], "executed": False}
+                )
+                break
+    return out
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _named_items(value: Any, folded: str, depth: int = 0) -> list[dict[str, Any]]:
+    """The objects of the arguments' lists that the text names by one of their words (a
+    passenger "Emily"), when it does not name every object of their list."""
+    out: list[dict[str, Any]] = []
+    if depth > 4:
+        return out
+    if isinstance(value, dict):
+        for v in value.values():
+            out.extend(_named_items(v, folded, depth + 1))
+    elif isinstance(value, list):
+        items = [i for i in value[:50] if isinstance(i, dict)]
+        named = [
+            i
+            for i in items
+            if any(
+                isinstance(v, str) and v.isalpha() and len(v) >= 3 and f" {v.lower()} " in folded
+                for v in i.values()
+            )
+        ]
+        if 0 < len(named) < len(items):
+            out.extend(named)
+        for i in items:
+            out.extend(_named_items(i, folded, depth + 1))
+    return out
+
+
+def by_item(text: str, dates: list[str], arguments: Any) -> list[dict[str, Any]]:
+    """A whole date (`dates`, ISO) the claim states of an item of a list it names ("Emily's
+    date of birth ... April 21, 1990") against that item's one date, when they differ."""
+    whole = [d for d in dates if _ISO_DAY.fullmatch(d)]
+    if not whole:
+        return []
+    out = []
+    for item in _named_items(arguments, fold(text)):
+        held = [(k, v) for k, v in item.items() if isinstance(v, str) and _ISO_DAY.fullmatch(v)]
+        if len(held) == 1 and held[0][1] not in whole:
+            key, value = held[0]
+            out.append({"argument": key, "kind": "date", "said": whole, "executed": value})
+    return out
