@@ -707,3 +707,45 @@ def test_a_date_said_of_a_named_item_meets_that_items_date(dob: str, expected: s
     ]
     spans = [{"at": 1, "name": "update_passengers", "arguments": {"passengers": people}}]
     assert _statuses(turns, spans, SHIPPING) == expected
+
+
+METER = _tools(
+    ("submit_meter_read", "Submit a meter reading."),
+    ("update_contact", "Update the phone number on file."),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "reading", "expected"),
+    [
+        ("I've submitted three eight two one four for today.", 38214, {Status.PASS}),
+        ("I've submitted three eight two one four for today.", 38124, {Status.FAIL}),
+        ("I've submitted it for 2025, on the account ending 4417.", 38124, {Status.PASS}),
+    ],
+)
+def test_a_number_of_several_digits_said_otherwise_than_the_call_ran(
+    text: str, reading: int, expected: set
+) -> None:
+    turns = [("caller", "Three eight two one four."), ("agent", text)]
+    spans = [
+        {
+            "at": 1,
+            "name": "submit_meter_read",
+            "arguments": {"account_id": "TC-9", "reading": reading},
+        }
+    ]
+    assert _statuses(turns, spans, METER) == expected
+
+
+@pytest.mark.parametrize(
+    ("phone", "expected"), [("+15553124478", {Status.PASS}), ("+15553124487", {Status.FAIL})]
+)
+def test_a_phone_number_said_meets_the_phone_argument(phone: str, expected: set) -> None:
+    turns = [
+        ("caller", "It's 555 312 4478."),
+        ("agent", "Your number's updated to five five five, three one two, four four seven eight."),
+    ]
+    spans = [
+        {"at": 1, "name": "update_contact", "arguments": {"donor_id": "D-5", "phone_e164": phone}}
+    ]
+    assert _statuses(turns, spans, METER) == expected

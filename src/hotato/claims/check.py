@@ -47,7 +47,7 @@ from hotato.claims.align import (
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace, stem, word_set, words
 from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
-from hotato.claims.fields import by_flags, by_item, by_parts
+from hotato.claims.fields import by_flags, by_item, by_number, by_parts, by_phone
 from hotato.claims.pack import ClaimType, PackSet
 from hotato.claims.said import Said, confirmed, said_for
 from hotato.claims.units import by_unit
@@ -354,6 +354,8 @@ class ClaimGrader:
             + by_skeleton(said.text, arguments)
             + by_parts(said.text, arguments)
             + by_flags(said.text, arguments)
+            + by_number(said.text, arguments)
+            + by_phone(said.text, arguments)
             + by_item(said.text, [str(e.value) for e in said.entities.get("date", [])], arguments)
             + disagreements(
                 ctype,

@@ -1,7 +1,8 @@
 """Parts of a record a claim states, against the arguments the call ran with: the part of an
 address said differently from the rest ("... San Francisco, CA 94110" when the call ran with zip
-94101 and every other part as said), and an option the claim says was chosen that the call ran
-turned off ("ordered with expedited shipping", `expedited: false`)."""
+94101 and every other part as said), an option the claim says was chosen that the call ran
+turned off ("ordered with expedited shipping", `expedited: false`), the date of a named item of
+a list, a number of several digits (a meter reading) and a phone number."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from hotato.claims.agree import flat_args, fold, key_words
 from hotato.claims.catalog import stem
+from hotato.claims.spoken import rewrite
 
 _DIGITS = re.compile(r"\d{4,6}")
 _WORD = re.compile(r"[a-z]+")
@@ -113,4 +115,76 @@ def by_item(text: str, dates: list[str], arguments: Any) -> list[dict[str, Any]]
         if len(held) == 1 and held[0][1] not in whole:
             key, value = held[0]
             out.append({"argument": key, "kind": "date", "said": whole, "executed": value})
+    return out
+
+
+_CODE_KEY = re.compile(
+    r"(?:^|_|\b)(?:id|ids|number|no|code|ref|reference|account|card|zip|postal)$"
+)
+_PHONE_KEY = re.compile(r"phone|mobile|cell|msisdn|tel(?:ephone)?$|sms")
+_NUMERAL = re.compile(r"(?<![\w.,$£€:/-])\d{4,9}(?![\w:/%-]|[.,]\d)")
+_DIGIT_RUN = re.compile(r"\+?\d[\d ,.()-]{5,}\d")
+
+
+_MONEY_KEY = re.compile(
+    r"amount|price|cost|fee|fare|cents|total|balance|limit|deposit|charge|credit|refund|rate|"
+    r"premium|salary|pay|sum|value_cents|points"
+)
+_NOT_A_QUANTITY = re.compile(r"(?:ending|ends|card|account|last|digits|year|in|since|of)\W+$")
+
+
+def _said_numbers(text: str) -> set[str]:
+    """Numbers of four to nine digits the text states that are no year and no card's or
+    account's last digits ("the card ending 4417")."""
+    plain = rewrite(text).text
+    return {
+        m.group(0)
+        for m in _NUMERAL.finditer(plain)
+        if not re.fullmatch(r"(?:19|20)\d\d", m.group(0))
+        and not _NOT_A_QUANTITY.search(plain[max(0, m.start() - 24) : m.start()].lower())
+    }
+
+
+def by_number(text: str, arguments: Any) -> list[dict[str, Any]]:
+    """A number of four or more digits the call ran with (a meter reading 38124) that is not
+    an identifier, where the claim states another number of as many digits and never it."""
+    said = _said_numbers(text)
+    if not said:
+        return []
+    out = []
+    for key, value in flat_args(arguments):
+        leaf = key.rsplit(".", 1)[-1].lower()
+        if isinstance(value, bool) or _CODE_KEY.search(leaf) or _PHONE_KEY.search(leaf):
+            continue
+        if _MONEY_KEY.search(leaf):  # an amount is compared as an amount
+            continue
+        held = str(value) if isinstance(value, int) else value if isinstance(value, str) else ""
+        if not re.fullmatch(r"\d{4,9}", held) or held in said:
+            continue
+        rivals = sorted(n for n in said if len(n) == len(held))
+        if rivals:
+            out.append({"argument": key, "kind": "count", "said": rivals, "executed": value})
+    return out
+
+
+def by_phone(text: str, arguments: Any) -> list[dict[str, Any]]:
+    """A phone number the claim states ("five five five, three one two, four four seven
+    eight") against the phone argument, by their last seven digits or more."""
+    runs = {
+        digits
+        for m in _DIGIT_RUN.finditer(rewrite(text).text)
+        if 7 <= len(digits := re.sub(r"\D", "", m.group(0))) <= 15
+    }
+    if not runs:
+        return []
+    out = []
+    for key, value in flat_args(arguments):
+        leaf = key.rsplit(".", 1)[-1].lower()
+        if not isinstance(value, str) or not _PHONE_KEY.search(leaf):
+            continue
+        held = re.sub(r"\D", "", value)
+        if len(held) < 7:
+            continue
+        if not any(held.endswith(r[-10:]) or r.endswith(held[-10:]) for r in runs):
+            out.append({"argument": key, "kind": "id", "said": sorted(runs), "executed": value})
     return out
