@@ -749,3 +749,71 @@ def test_a_phone_number_said_meets_the_phone_argument(phone: str, expected: set)
         {"at": 1, "name": "update_contact", "arguments": {"donor_id": "D-5", "phone_e164": phone}}
     ]
     assert _statuses(turns, spans, METER) == expected
+
+
+HEARING = _tools(
+    ("get_patient_orders", "Read a patient's past orders."),
+    ("order_batteries", "Order hearing aid batteries."),
+)
+
+
+@pytest.mark.parametrize(("packs", "expected"), [(4, {Status.PASS}), (2, {Status.FAIL})])
+def test_a_count_whose_unit_names_an_argument_meets_that_argument_only(
+    packs: int, expected: set
+) -> None:
+    turns = [
+        ("caller", "Four packs please."),
+        ("agent", "Okay, four packs of size 312. I've put the order in."),
+    ]
+    args = {"patient_id": "H2", "size": "312", "packs": packs}
+    assert (
+        _statuses(turns, [{"at": 1, "name": "order_batteries", "arguments": args}], HEARING)
+        == expected
+    )
+
+
+def test_a_name_read_from_the_record_and_said_by_its_first_word_was_said() -> None:
+    turns = [
+        ("agent", "Last time was four boxes of Acuvue Oasys. Same again?"),
+        ("caller", "yes same"),
+        ("agent", "Okay, ordered. Four boxes of Acuvue Oasys."),
+    ]
+    read = {"at": 0, "name": "get_patient_orders", "arguments": {"patient_id": "C8"}}
+    read["result"] = {"last_order": {"product": "Acuvue Oasys 2-week", "boxes": 4}}
+    order = {
+        "at": 2,
+        "name": "order_batteries",
+        "arguments": {"product": "Acuvue Oasys 2-week", "boxes": 4},
+    }
+    assert _statuses(turns, [read, order], HEARING) == {Status.PASS}
+
+
+HOTEL = _tools(
+    ("lookup_booking", "Find a booking by its confirmation code."),
+    ("cancel_booking", "Cancel a booking by its id."),
+)
+
+
+def test_a_record_looked_up_by_one_code_and_acted_on_by_another_is_one_record() -> None:
+    turns = [("caller", "Cancel HX4Q92."), ("agent", "Booking HX4Q92 is cancelled.")]
+    look = {"at": 1, "name": "lookup_booking", "arguments": {"code": "HX4Q92"}}
+    look["result"] = {"booking_id": "BK-2209931", "status": "confirmed"}
+    cancel = {"at": 1, "name": "cancel_booking", "arguments": {"booking_id": "BK-2209931"}}
+    assert _statuses(turns, [look, cancel], HOTEL) == {Status.PASS}
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("The first attempt didn't go through.", []),
+        ("It moves to the 21st.", ["date"]),
+    ],
+)
+def test_an_ordinal_before_a_noun_is_no_day(text: str, kinds: list) -> None:
+    from hotato.claims.entities import extract_entities
+
+    assert [e.kind for e in extract_entities(text)] == kinds
+
+
+def test_a_heading_of_planned_changes_claims_nothing() -> None:
+    assert "done" not in _polarities("**Planned changes:**")

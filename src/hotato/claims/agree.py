@@ -324,6 +324,20 @@ def disagreements(
         keyed = _holding(kind, pattern, args)
         if kind == "count":
             keyed = _summed(keyed)
+            # "four packs": a count whose unit names an argument is that argument's alone
+            by_unit = [
+                (e, hits)
+                for e in stated
+                if not e.text.lower().startswith(("a ", "an "))
+                and (hits := _unit_named(e.text, args))
+            ]
+            for e, hits in by_unit:
+                if not any(same(kind, e, got) for _, got in hits):
+                    key, got = hits[0]
+                    out.append({"argument": key, "kind": kind, "said": [e.text], "executed": got})
+            stated = [e for e in stated if not any(e is n for n, _ in by_unit)]
+            taken = {k for _, hits in by_unit for k, _ in hits}  # "1 guest" took `guests`
+            keyed = [(k, v) for k, v in keyed if k not in taken]
         if kind == "id":  # a card's last four is no order number: codes meet codes of their shape
             stated = [e for e in stated if any(_akin(str(e.value), str(v)) for _, v in keyed)]
         if not keyed or not stated:
@@ -360,7 +374,7 @@ def disagreements(
                 continue
             if _IDLIKE.match(value) or _PERSON.search(key.lower()):
                 continue  # an identifier or the caller's own name, not a thing said
-            if not said_name(folded, spoken):
+            if not said_name(folded, spoken) and not _read_and_named(key, value, spoken, known):
                 out.append(
                     {
                         "argument": key,
@@ -407,6 +421,15 @@ _PLACE_WORDS = word_set(
 )
 
 
+def _read_and_named(key: str, value: str, spoken: str, known: dict[str, set[str]] | None) -> bool:
+    """A name the call read from the record under another field (the last order's `product`)
+    that the call then names by its first word: "Acuvue Oasys" for "Acuvue Oasys 2-week"."""
+    if not known or not any(value in values for k, values in known.items() if k != key):
+        return False
+    first = fold(value).split()[:1]
+    return bool(first) and len(first[0]) >= 4 and f" {first[0]} " in spoken
+
+
 def said_name(folded: str, spoken: str) -> bool:
     """A name the tool acted on was said in the call (both folded, see `fold`): whole, without
     the words that only say what kind of place it is ("One on Center" for "One on Center
@@ -419,6 +442,21 @@ def said_name(folded: str, spoken: str) -> bool:
         return True
     least = max(2, -(-len(words) * 3 // 5))
     return any(f" {' '.join(words[:k])} " in spoken for k in range(len(words) - 1, least - 1, -1))
+
+
+def _unit_named(text: str, args: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The numeric arguments the unit of a count names ("4 packs": `packs`), by the last word
+    said with it."""
+    unit = re.findall(r"[a-z]+", text.lower())[-1:]
+    if not unit or len(unit[0]) < 3:
+        return []
+    head = unit[0].rstrip("s")
+    return [
+        (k, n)
+        for k, v in args
+        if (n := read_value("count", v)) is not None
+        and head in {w.rstrip("s") for w in key_words(k.rsplit(".", 1)[-1])}
+    ]
 
 
 def _summed(keyed: list[tuple[str, Any]]) -> list[tuple[str, Any]]:

@@ -400,6 +400,8 @@ class ClaimGrader:
                 for s in self.trace.by_type.get("tool_call", [])
                 if s is not span and code in self._codes(s)
             ]
+            if any(self._found_by(s, code, held) for s in others):
+                continue  # one record by two codes: looked up by HX4Q92, it is BK-2209931
             if others:
                 out.append(
                     {
@@ -410,6 +412,16 @@ class ClaimGrader:
                     }
                 )
         return out
+
+    @staticmethod
+    def _found_by(lookup: Span, code: str, held: set[str]) -> bool:
+        """A read given the claimed code that returned, under another code, a record the
+        backing call acted on: one record known by two codes (a confirmation code and a booking
+        id). Not when the read's result names the claimed code itself: then what else it
+        returned is another record (the order's customer)."""
+        given = record.codes_of(lookup.read("arguments"))
+        returned = record.codes_of(lookup.read("result"))
+        return code in given and code not in returned and bool(held & returned)
 
     def _other_outcome(self, claim: Claim, span: Span) -> list[dict[str, Any]]:
         """The call's result gives its outcome as a state that is not what the claim says was

@@ -359,7 +359,15 @@ PATTERNS: list[tuple[re.Pattern[str], Build]] = [
         ),
         _date_relative,
     ),
-    (re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", I), _date_day),
+    (  # "the 21st", not "the first attempt" or "the second one"
+        re.compile(
+            r"\bthe (\d{1,2})(?:st|nd|rd|th)\b(?! (?:attempt|time|try|one|ones|two|three|step|"
+            r"option|thing|item|leg|payment|call|charge|transfer|request|line|page|person|"
+            r"name|few|half|part|segment|passenger|ticket|order|flight|booking)s?\b)",
+            I,
+        ),
+        _date_day,
+    ),
     (re.compile(r"\b(\d{1,4}) " + _COUNT_UNIT + r"\b", I), _count),
     (
         re.compile(r"\bnumber of " + _COUNT_UNIT + r" (?:is|will be|of|:) ?(\d{1,4})\b", I),

@@ -73,13 +73,17 @@ PERFECT = re.compile(r"\b(?:has|have|had|'s|'ve) (?:now |just |already )?been\b"
 def codes_in(span: Span) -> set[str]:
     """The codes a call was given or returned, written as claims' ids are: upper case,
     letters and digits only."""
+    return codes_of(span.read("arguments")) | codes_of(span.read("result"))
+
+
+def codes_of(payload: Any) -> set[str]:
+    """The codes a payload holds (see `codes_in`)."""
     out = set()
-    for payload in (span.read("arguments"), span.read("result")):
-        for _, value in flat_args(payload):
-            if isinstance(value, str | int) and not isinstance(value, bool):
-                code = CODE.sub("", str(value).upper())
-                if len(code) >= 4 and any(c.isdigit() for c in code):
-                    out.add(code)
+    for _, value in flat_args(payload):
+        if isinstance(value, str | int) and not isinstance(value, bool):
+            code = CODE.sub("", str(value).upper())
+            if len(code) >= 4 and any(c.isdigit() for c in code):
+                out.add(code)
     return out
 
 
