@@ -817,3 +817,25 @@ def test_an_ordinal_before_a_noun_is_no_day(text: str, kinds: list) -> None:
 
 def test_a_heading_of_planned_changes_claims_nothing() -> None:
     assert "done" not in _polarities("**Planned changes:**")
+
+
+PHYSIO = _tools(("book_session", "Book a therapy session in a slot."))
+
+
+@pytest.mark.parametrize(
+    ("calls", "expected"),
+    [
+        ([{"slot_id": "D-1600"}], {Status.FAIL}),
+        ([{"slot_id": "D-1600"}, {"slot_id": "D-1730"}], {Status.PASS}),
+        ([{"slot_ids": ["D-1600", "D-1730"]}], {Status.PASS}),  # one call for both
+    ],
+)
+def test_both_said_done_on_one_call_of_one_thing_fails(calls: list, expected: set) -> None:
+    turns = [
+        ("caller", "Monday at four and Thursday at five thirty."),
+        ("agent", "Perfect, I've booked both."),
+    ]
+    spans = [
+        {"at": 1, "name": "book_session", "arguments": a, "result": {"ok": True}} for a in calls
+    ]
+    assert _statuses(turns, spans, PHYSIO) == expected

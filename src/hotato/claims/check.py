@@ -130,6 +130,7 @@ _SEVERAL = re.compile(
     r"\b(?:both|all|each|every one) (?:of )?(?:them|those|these|the|your|of)\b"
     r"|\b(?:both|all) (?:have|has|are|were)\b"
 )
+_BOTH = re.compile(r"\bboth\b")
 _STAMP_KEY = re.compile(r"_(?:at|on|date)$")
 _PARTICIPLE = re.compile(r"\b(?:been|is|are|was|were)\s+(?:\w+\s+)?([a-z]{3,}(?:ed|en))\b")
 
@@ -956,6 +957,14 @@ class ClaimGrader:
                 [span.id, missed.id],
                 {},
             )
+        if self._one_for_both(claim, span):
+            return _verdict(
+                Status.FAIL,
+                f"said of both, but {span.name} ran once and nothing else was done since the "
+                "caller last spoke",
+                [span.id],
+                {},
+            )
         self._use(span, claim)
         what = span.name or span.type
         checked = ", ".join(compared(ctype, span.read("arguments"), said.entities))
@@ -1032,6 +1041,20 @@ class ClaimGrader:
         return next(
             (s for s in calls if record.raised(s) and s.read("arguments") not in done), None
         )
+
+    def _one_for_both(self, claim: Claim, span: Span) -> bool:
+        """A claim of two things done ("I've booked both", "Both pickups are booked") resting
+        on one call, the only action that succeeded since the caller last spoke."""
+        if not _BOTH.search(claim.text.lower()):
+            return False
+        start = record.previous_caller_end(self.turns, claim.turn)
+        limit = record.turn_end(self.turns, claim.turn)
+        done = [
+            s
+            for s in self._calls_since(start, limit)
+            if not record.raised(s) and self._acts(s) and self.catalog.mutating(s.name) is not False
+        ]
+        return len(done) == 1 and done[0].id == span.id and not _holds_list(span.read("arguments"))
 
     @staticmethod
     def _done_before(failed: Span, spans: Sequence[Span]) -> Span | None:
@@ -1129,6 +1152,17 @@ def check_claims(
         if later is not None:
             grader.next_claim[(claim.turn, claim.span)] = later.turn
     return _one_reading([grader.grade(c) for c in found])
+
+
+def _holds_list(value: Any, depth: int = 0) -> bool:
+    """The arguments hold a list of two or more things: one call may act on both."""
+    if depth > 4:
+        return False
+    if isinstance(value, list):
+        return len(value) >= 2 or any(_holds_list(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_list(v, depth + 1) for v in value.values())
+    return False
 
 
 def _one_reading(results: list[ClaimResult]) -> list[ClaimResult]:
