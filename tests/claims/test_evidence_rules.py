@@ -839,3 +839,15 @@ def test_both_said_done_on_one_call_of_one_thing_fails(calls: list, expected: se
         {"at": 1, "name": "book_session", "arguments": a, "result": {"ok": True}} for a in calls
     ]
     assert _statuses(turns, spans, PHYSIO) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "done"),
+    [
+        ("Your membership is now frozen from January 1 through February 28.", True),
+        ("One seat is flagged as pending release.", False),
+        ("The invoice is now marked as partially paid.", False),
+    ],
+)
+def test_frozen_is_a_state_reached_and_flagged_as_one_read(text: str, done: bool) -> None:
+    assert ("done" in _polarities(text)) is done
