@@ -847,6 +847,7 @@ def test_both_said_done_on_one_call_of_one_thing_fails(calls: list, expected: se
         ("Your membership is now frozen from January 1 through February 28.", True),
         ("One seat is flagged as pending release.", False),
         ("The invoice is now marked as partially paid.", False),
+        ("Sending it incomplete may result in the referral being returned to you.", False),
     ],
 )
 def test_frozen_is_a_state_reached_and_flagged_as_one_read(text: str, done: bool) -> None:
