@@ -852,3 +852,33 @@ def test_both_said_done_on_one_call_of_one_thing_fails(calls: list, expected: se
 )
 def test_frozen_is_a_state_reached_and_flagged_as_one_read(text: str, done: bool) -> None:
     assert ("done" in _polarities(text)) is done
+
+
+STORAGE = _tools(
+    ("transfer_unit", "Move a rental to another unit; the prorated difference is charged.")
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [("$43.00", {Status.PASS}), ("$38.00", {Status.FAIL}), ("one fifty", {Status.PASS})],
+)
+def test_an_amount_said_charged_meets_what_the_result_charged(said: str, expected: set) -> None:
+    turns = [
+        ("caller", "Move me to unit 204."),
+        ("agent", f"Done! The difference of {said} has been charged to your Visa."),
+    ]
+    result = {
+        "unit_id": "204",
+        "monthly_rate": 172.0,
+        "prorated_charge": 43.0 if said != "one fifty" else 150.0,
+    }
+    spans = [
+        {
+            "at": 1,
+            "name": "transfer_unit",
+            "arguments": {"rental_id": "SR-9", "new_unit_id": "204"},
+            "result": result,
+        }
+    ]
+    assert _statuses(turns, spans, STORAGE) == expected

@@ -281,6 +281,35 @@ def holds_amount(payload: Any, amount: Any) -> str | None:
     return None
 
 
+_CHARGED = re.compile(r"charge|paid|fee|total|amount|refund|credit")
+
+
+def charged_otherwise(
+    ctype: ClaimType, arguments: Any, result: Any, amounts: Sequence[Any]
+) -> list[dict[str, Any]]:
+    """Amounts the claim's own sentence states ("$38.00 charged to your Visa") against what
+    the result says was charged, when the call was given no amount of its own: the result
+    holds amounts of the type's kind (`prorated_charge: 43.0`) and none of them is one said."""
+    pattern = ctype.agree.get("amount")
+    amounts = [a for a in amounts if a is not None and a >= 10]  # "one fifty": 1.50 or 150
+    if pattern is None or not amounts or not isinstance(result, dict):
+        return []
+    if _holding("amount", pattern, list(flat_args(arguments))):
+        return []  # the arguments hold the amount: compared there
+    held = _holding("amount", pattern, list(flat_args(result)))
+    if not held or any(holds_amount(result, a) for a in amounts):
+        return []
+    key, got = min(held, key=lambda kv: not _CHARGED.search(kv[0].lower()))
+    return [
+        {
+            "argument": f"result.{key}",
+            "kind": "amount",
+            "said": [show("amount", a) for a in amounts],
+            "executed": show("amount", got),
+        }
+    ]
+
+
 def compared(ctype: ClaimType, arguments: Any, said: dict[str, list[Entity]]) -> list[str]:
     """The entity kinds a claim stated that the span's arguments hold: what "agrees" covers."""
     args = list(flat_args(arguments))

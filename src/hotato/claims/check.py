@@ -24,6 +24,7 @@ from hotato.claims.agree import (
     LEFT,
     by_enum,
     by_skeleton,
+    charged_otherwise,
     compared,
     describe,
     disagreements,
@@ -510,6 +511,9 @@ class ClaimGrader:
                 + self._disagree(ctype, span, said)
                 + self._other_record(claim, span)
                 + self._other_outcome(claim, span)
+            )
+            problems = problems or charged_otherwise(
+                ctype, span.read("arguments"), span.read("result"), self._amounts(claim)
             )
             if not problems:
                 return self._backed(claim, ctype, span, said)
