@@ -882,3 +882,38 @@ def test_an_amount_said_charged_meets_what_the_result_charged(said: str, expecte
         }
     ]
     assert _statuses(turns, spans, STORAGE) == expected
+
+
+TARIFFS = _tools(
+    ("GET_tariffs", "List the tariffs of a region."),
+    ("POST_account_tariff", "Switch an account to a tariff."),
+)
+LISTED = {
+    "at": 1,
+    "name": "GET_tariffs",
+    "arguments": {"region": "South"},
+    "result": {
+        "tariffs": [
+            {"code": "GFX12", "name": "Green Fixed 12"},
+            {"code": "GFL2", "name": "Green Flex"},
+        ]
+    },
+}
+
+
+@pytest.mark.parametrize(("code", "expected"), [("GFL2", {Status.PASS}), ("GFX12", {Status.FAIL})])
+def test_the_option_a_claim_names_meets_the_option_the_call_acted_on(
+    code: str, expected: set
+) -> None:
+    turns = [
+        ("caller", "Put me on a green plan."),
+        ("agent", "Which one: Green Fixed 12 or Green Flex?"),
+        ("caller", "Flex."),
+        ("agent", "Switched. Your account is now on Green Flex."),
+    ]
+    switch = {
+        "at": 3,
+        "name": "POST_account_tariff",
+        "arguments": {"account_no": "7730", "tariff_code": code},
+    }
+    assert _statuses(turns, [LISTED, switch], TARIFFS) == expected

@@ -48,7 +48,7 @@ from hotato.claims.align import (
 from hotato.claims.catalog import Catalog, Tool, catalog_from_trace, stem, word_set, words
 from hotato.claims.entities import Entity
 from hotato.claims.extract import Claim, extract
-from hotato.claims.fields import by_flags, by_item, by_number, by_parts, by_phone
+from hotato.claims.fields import by_flags, by_item, by_number, by_option, by_parts, by_phone
 from hotato.claims.pack import ClaimType, PackSet
 from hotato.claims.said import Said, confirmed, said_for
 from hotato.claims.units import by_unit
@@ -273,6 +273,15 @@ class ClaimGrader:
             if record.within(s, limit) and not record.raised(s) and self._acts(s)
         ]
 
+    def _reads_before(self, span: Span) -> list[Span]:
+        """The reads that returned before this call."""
+        assert self.trace is not None
+        return [
+            s
+            for s in self.trace.by_type.get("tool_call", [])
+            if s.index < span.index and not record.raised(s) and not self._acts(s)
+        ]
+
     def _ran(self) -> set[str | None]:
         """The names of the tools the trace shows called, read once per call."""
         if self._ran_names is None:
@@ -358,6 +367,11 @@ class ClaimGrader:
             + by_flags(said.text, arguments)
             + by_number(said.text, arguments)
             + by_phone(said.text, arguments)
+            + by_option(
+                said.text,
+                [s.read("result") for s in self._reads_before(span)],
+                [arguments, span.read("result")],
+            )
             + by_item(said.text, [str(e.value) for e in said.entities.get("date", [])], arguments)
             + disagreements(
                 ctype,
@@ -515,6 +529,7 @@ class ClaimGrader:
             problems = problems or charged_otherwise(
                 ctype, span.read("arguments"), span.read("result"), self._amounts(claim)
             )
+
             if not problems:
                 return self._backed(claim, ctype, span, said)
             checked.append((span, problems))

@@ -188,3 +188,52 @@ def by_phone(text: str, arguments: Any) -> list[dict[str, Any]]:
         if not any(held.endswith(r[-10:]) or r.endswith(held[-10:]) for r in runs):
             out.append({"argument": key, "kind": "id", "said": sorted(runs), "executed": value})
     return out
+
+
+def _options(payload: Any, depth: int = 0) -> list[dict[str, Any]]:
+    """Objects of the lists a read returned: the options a caller chose among."""
+    out: list[dict[str, Any]] = []
+    if depth > 4:
+        return out
+    if isinstance(payload, dict):
+        for v in payload.values():
+            out.extend(_options(v, depth + 1))
+    elif isinstance(payload, list):
+        items = [i for i in payload[:50] if isinstance(i, dict)]
+        if len(items) >= 2:
+            out.extend(items)
+        for i in payload[:50]:
+            out.extend(_options(i, depth + 1))
+    return out
+
+
+def _words_of(item: dict[str, Any]) -> set[str]:
+    """An option's telling strings, folded: names of two words or more, and codes."""
+    return {
+        fold(v)
+        for v in item.values()
+        if isinstance(v, str) and len(v) >= 3 and (" " in v.strip() or any(c.isdigit() for c in v))
+    }
+
+
+def by_option(text: str, reads: list[Any], payload: list[Any]) -> list[dict[str, Any]]:
+    """One of the options a read listed that the claim names ("on Green Flex") while the call
+    acted on another of them (its code GFX12, or its name) and not on the one named."""
+    said = fold(text)
+    acted = {fold(v) for p in payload for _, v in flat_args(p) if isinstance(v, str)}
+    for read in reads:
+        options = [(item, _words_of(item)) for item in _options(read)]
+        named = [item for item, words in options if any(w in said for w in words)]
+        used = [item for item, words in options if words & acted]
+        if len(named) == 1 and used and named[0] not in used:
+            other = used[0]
+            shown = next((v for v in other.values() if isinstance(v, str)), "")
+            return [
+                {
+                    "argument": "(an option the record listed)",
+                    "kind": "choice",
+                    "said": sorted(w.strip() for w in _words_of(named[0]) if w in said)[:1],
+                    "executed": shown,
+                }
+            ]
+    return []
